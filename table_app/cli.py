@@ -1,0 +1,98 @@
+"""The `table-app` command: run the table, replay a game script, simulate games."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from .rules import ScriptError, run_script
+from .rules import effects as E
+from .rules.narrate import describe
+from .rules.script import Replay
+
+
+def narrate(replay: Replay) -> list[str]:
+    """The host's narration of a replayed game, each night's choices under their window."""
+    game = replay.game
+    lines = [f"{game.fmt.title}, {game.n} players."]
+    roles = game.roles
+    lines.append("Deal: " + ", ".join(f"{s}={roles[s] or '?'}" for s in range(1, game.n + 1)))
+    flat = [fx for _, _, effects in replay.steps for fx in effects]
+    night: list[E.Effect] | None = None
+    for fx in flat + [None]:
+        if night is not None and (fx is None or isinstance(fx, E.PhaseBegins)):
+            lines += _night_lines(night)
+            night = None
+        if fx is None:
+            break
+        if isinstance(fx, E.PhaseBegins) and fx.phase == "night":
+            night = []
+        if night is not None:
+            night.append(fx)
+        elif (text := describe(fx)) is not None:
+            lines.append(text)
+    return lines
+
+
+def _night_lines(night: list[E.Effect]) -> list[str]:
+    """A night in window order: each window, then what it chose, then the dawn."""
+    chosen = [fx for fx in night if isinstance(fx, (E.Decided, E.CheckResult))]
+    out = [describe(night[0]) or ""]
+    rest: list[E.Effect] = []
+    for fx in night[1:]:
+        if isinstance(fx, E.Wake):
+            out.append(describe(fx) or "")
+            for c in chosen:
+                key = c.decision if isinstance(c, E.Decided) else c.by
+                if key in fx.decisions:
+                    out.append(describe(c) or "")
+        elif not isinstance(fx, (E.Decided, E.CheckResult, E.Sleep)):
+            rest.append(fx)
+    return out + [t for fx in rest if (t := describe(fx))]
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"table-app: cannot read {args.file}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        replay = run_script(text)
+    except ScriptError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(replay.outcome()))
+    else:
+        print("\n".join(narrate(replay)))
+        if replay.game.winner is None:
+            print(f"The game goes on ({replay.game.phase_label()}).")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="table-app", description=__doc__)
+    sub = p.add_subparsers(dest="command")
+    r = sub.add_parser("replay", help="replay a game script")
+    r.add_argument("file")
+    r.add_argument("--json", action="store_true", help="print the outcome as one JSON object")
+    r.set_defaults(func=cmd_replay)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    code: int = args.func(args)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,310 @@
+"""Formats: a rule set as data (a TOML file) plus small hooks (a Python class).
+
+The data says who plays, who wakes in which order, how long everything lasts and which rule
+decisions apply; the hooks hold what data cannot say well (how a side wins). A club copies a
+TOML file, changes it and loads it with `load_format(path)`; `find_format(id)` gives a built-in.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar
+
+from .errors import FormatError, InvalidAction
+from .roles import DECISIONS, OPTION_DEFAULTS, OPTION_TYPES, ROLES, TEAMS, OptionValue
+
+BUILTIN_FORMATS = ("yakuza", "classic", "city")
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """One night window: which roles open their eyes and what they may decide."""
+
+    name: str
+    wakes: tuple[str, ...]
+    decisions: tuple[str, ...]
+    timer: str
+    night1_timer: str | None
+    from_night: int
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """Who is alive, by side: what a win rule looks at."""
+
+    alive: int
+    city: int
+    mafia: int
+    yakuza_clan: int
+    yakuza_armed: bool
+    maniac: int
+    maniac_armed: bool
+    killer: int
+
+
+class Format:
+    """A rule set. Subclasses are the hooks; instances carry the data of one TOML file."""
+
+    hooks: ClassVar[str] = "base"
+
+    def __init__(self, data: Mapping[str, Any], source: str) -> None:
+        self.source = source
+        try:
+            self._load(data)
+        except FormatError as exc:
+            raise FormatError(f"{source}: {exc}") from None
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FormatError(f"{source}: malformed format data ({exc!r})") from None
+
+    # -- loading -------------------------------------------------------------------------
+    def _load(self, data: Mapping[str, Any]) -> None:
+        self.id: str = str(data["id"])
+        self.title: str = str(data.get("title", self.id))
+        players = data["players"]
+        self.min_players: int = int(players["min"])
+        self.max_players: int = int(players["max"])
+        default = players.get("default")
+        self.default_players: int | None = None if default is None else int(default)
+        if not 1 <= self.min_players <= self.max_players:
+            raise FormatError(f"players: min {self.min_players} and max {self.max_players}")
+
+        self.teams: dict[str, tuple[str, ...]] = {}
+        self.team_of: dict[str, str] = {}
+        for team, members in dict(data["teams"]).items():
+            if team not in TEAMS:
+                raise FormatError(f"teams: unknown side '{team}' (sides: {', '.join(TEAMS)})")
+            self.teams[team] = tuple(members)
+            for role in members:
+                if role not in ROLES:
+                    raise FormatError(f"teams.{team}: no rule knows the role '{role}'")
+                if role in self.team_of:
+                    raise FormatError(f"teams: role '{role}' is on two sides")
+                self.team_of[role] = team
+        self.roles = frozenset(self.team_of)
+
+        self.composition: dict[int, dict[str, int]] = {}
+        for key, counts in dict(data["composition"]).items():
+            n = int(key)
+            for role, count in counts.items():
+                if role not in ROLES:
+                    raise FormatError(f"composition.{key}: no rule knows the role '{role}'")
+                if role not in self.roles:
+                    raise FormatError(f"composition.{key}: role '{role}' is on no side")
+                if int(count) < 0:
+                    raise FormatError(f"composition.{key}: negative count for '{role}'")
+            total = sum(int(c) for c in counts.values())
+            if total != n:
+                raise FormatError(f"composition.{key}: the roles add up to {total}, not {n}")
+            self.composition[n] = {r: int(c) for r, c in counts.items() if int(c)}
+        for n in range(self.min_players, self.max_players + 1):
+            if n not in self.composition:
+                raise FormatError(f"composition: no row for {n} players")
+
+        self.timers: dict[str, int] = {k: int(v) for k, v in dict(data["timers"]).items()}
+
+        self.options: dict[str, OptionValue] = dict(OPTION_DEFAULTS)
+        for name, value in dict(data.get("options", {})).items():
+            self.options[name] = check_option(name, value)
+
+        windows = []
+        for i, w in enumerate(data["night"]):
+            name = str(w["window"])
+            wakes = tuple(w["wakes"])
+            decisions = tuple(w.get("decisions", ()))
+            for role in wakes:
+                if role not in self.roles:
+                    raise FormatError(f"night window '{name}': role '{role}' is not in the format")
+            for d in decisions:
+                if d not in DECISIONS:
+                    raise FormatError(f"night window '{name}': no rule knows the decision '{d}'")
+                if d == "mafia":
+                    if "mafia" not in self.teams:
+                        raise FormatError(f"night window '{name}': 'mafia' but no Mafia side")
+                elif DECISIONS[d] not in self.roles:
+                    raise FormatError(
+                        f"night window '{name}': decision '{d}' needs the role "
+                        f"'{DECISIONS[d]}', which is not in the format")
+            timer = str(w["timer"])
+            night1 = w.get("night1_timer")
+            for t in (timer, night1):
+                if t is not None and t not in self.timers:
+                    raise FormatError(f"night window '{name}': no timer named '{t}'")
+            windows.append(Window(name, wakes, decisions, timer,
+                                  None if night1 is None else str(night1),
+                                  int(w.get("from_night", 1))))
+            del i
+        self.windows: tuple[Window, ...] = tuple(windows)
+        seen: set[str] = set()
+        for w in self.windows:
+            for d in w.decisions:
+                if d in seen:
+                    raise FormatError(f"night: decision '{d}' is in two windows")
+                seen.add(d)
+        self.window_of: dict[str, Window] = {d: w for w in self.windows for d in w.decisions}
+        for needed in ("speech",):
+            if needed not in self.timers:
+                raise FormatError(f"timers: '{needed}' is missing")
+
+    # -- queries the engine uses ---------------------------------------------------------
+    def check_players(self, n: int) -> None:
+        if not self.min_players <= n <= self.max_players:
+            if self.min_players == self.max_players:
+                raise InvalidAction(f"the {self.id} format is for {self.min_players} players, not {n}")
+            raise InvalidAction(
+                f"the {self.id} format is for {self.min_players} to {self.max_players} "
+                f"players, not {n}")
+
+    def roles_for(self, n: int) -> list[str]:
+        """The roles dealt at a table of `n` seats, in a fixed order (the deal shuffles them)."""
+        self.check_players(n)
+        return [role for role, count in self.composition[n].items() for _ in range(count)]
+
+    def option_value(self, name: str, text: str) -> OptionValue:
+        """Parse an option as a game script or the command line writes it."""
+        if name not in OPTION_TYPES:
+            raise InvalidAction(f"unknown option '{name}'")
+        kind, _ = OPTION_TYPES[name]
+        value: OptionValue
+        if kind is bool:
+            low = text.lower()
+            if low in ("true", "yes", "on", "1"):
+                value = True
+            elif low in ("false", "no", "off", "0"):
+                value = False
+            else:
+                raise InvalidAction(f"option {name} takes true or false, not '{text}'")
+        elif kind is int:
+            try:
+                value = int(text)
+            except ValueError:
+                raise InvalidAction(f"option {name} takes a whole number, not '{text}'") from None
+        elif kind is list:
+            value = [v for v in text.split(",") if v and v != "-"]
+        else:
+            value = text
+        try:
+            return check_option(name, value)
+        except FormatError as exc:
+            raise InvalidAction(str(exc)) from None
+
+    # -- hooks ---------------------------------------------------------------------------
+    def winner(self, t: Tally) -> str | None:
+        """The spec's win order: city, then the Yakuza clan, then the maniac, then the Mafia."""
+        if t.mafia == 0 and t.yakuza_clan == 0 and t.maniac == 0:
+            return "city"
+        if t.yakuza_clan and (
+            (t.mafia == 0 and t.yakuza_clan >= t.city) or (t.city == 0 and t.yakuza_clan >= t.mafia)
+        ):
+            return "yakuza"
+        if t.maniac and t.alive == 2:
+            return "maniac"
+        if t.mafia:
+            rest = t.alive - t.mafia
+            other_armed = t.yakuza_armed or t.maniac_armed or t.killer > 0
+            if t.mafia > rest or (not other_armed and t.mafia >= rest):
+                return "mafia"
+        return None
+
+
+class YakuzaFormat(Format):
+    """MAFIA.GE's Yakuza format: the general win order with the Yakuza clan."""
+
+    hooks = "yakuza"
+
+
+class ClassicFormat(Format):
+    """The Georgian classic game: the general win order with the maniac."""
+
+    hooks = "classic"
+
+
+class CityFormat(Format):
+    """The city game: its own three win lines."""
+
+    hooks = "city"
+
+    def winner(self, t: Tally) -> str | None:
+        if t.mafia == 0 and t.killer == 0:
+            return "city"
+        if t.killer and t.alive == 1:
+            return "killer"
+        if t.mafia and t.mafia >= t.alive - t.mafia:
+            return "mafia"
+        return None
+
+
+HOOKS: dict[str, type[Format]] = {cls.hooks: cls for cls in (YakuzaFormat, ClassicFormat, CityFormat)}
+
+
+def check_option(name: str, value: object) -> OptionValue:
+    """Check one option's value against the registry; return it as the engine wants it."""
+    if name not in OPTION_TYPES:
+        raise FormatError(f"unknown option '{name}'")
+    kind, allowed = OPTION_TYPES[name]
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise FormatError(f"option {name} takes true or false")
+        return value
+    if kind is int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise FormatError(f"option {name} takes a whole number")
+        return value
+    if kind is list:
+        if not isinstance(value, Sequence) or isinstance(value, str):
+            raise FormatError(f"option {name} takes a list")
+        items = [str(v) for v in value]
+        for v in items:
+            if allowed and v not in allowed:
+                raise FormatError(f"option {name}: '{v}' is not one of {', '.join(allowed)}")
+        return items
+    if not isinstance(value, str) or (allowed and value not in allowed):
+        raise FormatError(f"option {name} takes one of {', '.join(allowed)}")
+    return value
+
+
+def _build(data: Mapping[str, Any], source: str) -> Format:
+    hooks = str(data.get("hooks", "base"))
+    cls = HOOKS.get(hooks)
+    if cls is None:
+        raise FormatError(f"{source}: unknown hooks '{hooks}' (one of {', '.join(HOOKS)})")
+    return cls(data, source)
+
+
+_CACHE: dict[str, Format] = {}
+
+
+def find_format(format_id: str) -> Format:
+    """The built-in format with this id (`yakuza`, `classic`, `city`)."""
+    fmt = _CACHE.get(format_id)
+    if fmt is None:
+        if format_id not in BUILTIN_FORMATS:
+            raise InvalidAction(
+                f"unknown format '{format_id}' (one of {', '.join(BUILTIN_FORMATS)})")
+        text = resources.files(__package__).joinpath("formats", f"{format_id}.toml").read_text(
+            encoding="utf-8")
+        fmt = _build(tomllib.loads(text), f"{format_id}.toml")
+        _CACHE[format_id] = fmt
+    return fmt
+
+
+def load_format(path: str | Path) -> Format:
+    """A house variant from a TOML file a club wrote (a copy of a built-in, changed)."""
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise FormatError(f"{p}: not valid TOML: {exc}") from None
+    return _build(data, str(p))
+
+
+def format_from_text(text: str, source: str = "<format>") -> Format:
+    """A format from TOML text (what `load_format` does once the file is read)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise FormatError(f"{source}: not valid TOML: {exc}") from None
+    return _build(data, source)

@@ -1,0 +1,345 @@
+"""Game scripts: the plain-text record of one game's decisions (shared/spec/game-script.md).
+
+`run_script(text)` parses and replays a script through the engine and returns the finished
+`Replay`; any malformed or forbidden statement raises `ScriptError` with its line number.
+Nothing here reads files or prints: the command line does that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import actions as A
+from . import effects as E
+from .engine import Game, deal_from_seed
+from .errors import RulesError
+from .format import Format, find_format
+from .roles import DECISIONS, ROLES, OptionValue
+
+HEADER = ("format", "players", "option", "deal", "seed")
+
+
+class ScriptError(Exception):
+    """A statement the script format or the rules reject; `line` counts from 1."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+@dataclass
+class Replay:
+    """A replayed game: the final state, and the effects each line produced (for narration)."""
+
+    game: Game
+    deal_line: int
+    steps: list[tuple[int, str, list[E.Effect]]] = field(default_factory=list)
+
+    def outcome(self) -> dict[str, Any]:
+        """The `--json` object of the spec, keys in the spec's order."""
+        g = self.game
+        return {
+            "format": g.fmt.id,
+            "winner": g.winner,
+            "alive": g.living(),
+            "out": [{"seat": o.seat, "phase": o.phase, "by": o.by} for o in g.out],
+            "checks": [{"phase": c.phase, "by": c.by, "seat": c.seat, "result": c.result}
+                       for c in g.checks],
+        }
+
+
+def _int(word: str, line: int, what: str = "a seat number") -> int:
+    try:
+        value = int(word)
+    except ValueError:
+        raise ScriptError(line, f"expected {what}, not '{word}'") from None
+    if value < 0:
+        raise ScriptError(line, f"expected {what}, not '{word}'")
+    return value
+
+
+def tokenize(text: str) -> list[tuple[int, list[str]]]:
+    """Statements with their line numbers: comments and blank lines dropped."""
+    out = []
+    for no, raw in enumerate(text.splitlines(), 1):
+        words = raw.split("#", 1)[0].split()
+        if words:
+            out.append((no, words))
+    return out
+
+
+class _Header:
+    def __init__(self) -> None:
+        self.fmt: Format | None = None
+        self.fmt_line = 0
+        self.players: int | None = None
+        self.players_line = 0
+        self.options: list[tuple[int, str, str]] = []
+        self.deal: dict[int, tuple[str, int]] = {}
+        self.deal_line = 0
+        self.seed: int | None = None
+        self.seed_line = 0
+
+    def take(self, line: int, words: list[str]) -> None:
+        kw = words[0]
+        args = words[1:]
+        if kw == "format":
+            if len(args) != 1:
+                raise ScriptError(line, "format takes one id: yakuza, classic or city")
+            if self.fmt is not None:
+                raise ScriptError(line, "the format is already given")
+            try:
+                self.fmt = find_format(args[0])
+            except RulesError as exc:
+                raise ScriptError(line, str(exc)) from None
+            self.fmt_line = line
+        elif kw == "players":
+            if len(args) != 1:
+                raise ScriptError(line, "players takes one number")
+            if self.players is not None:
+                raise ScriptError(line, "the player count is already given")
+            self.players = _int(args[0], line, "a player count")
+            self.players_line = line
+        elif kw == "option":
+            if len(args) != 2:
+                raise ScriptError(line, "option takes a name and a value")
+            self.options.append((line, args[0], args[1]))
+        elif kw == "deal":
+            if self.seed is not None:
+                raise ScriptError(line, "a script has a deal or a seed, not both")
+            if not args:
+                raise ScriptError(line, "deal takes SEAT=ROLE pairs")
+            for word in args:
+                seat_text, eq, role = word.partition("=")
+                if not eq or not role:
+                    raise ScriptError(line, f"expected SEAT=ROLE, not '{word}'")
+                seat = _int(seat_text, line)
+                if role not in ROLES:
+                    raise ScriptError(line, f"unknown role '{role}'")
+                if seat in self.deal:
+                    raise ScriptError(line, f"seat {seat} is dealt twice")
+                self.deal[seat] = (role, line)
+            self.deal_line = line
+        elif kw == "seed":
+            if self.deal:
+                raise ScriptError(line, "a script has a deal or a seed, not both")
+            if len(args) != 1 or self.seed is not None:
+                raise ScriptError(line, "seed takes one number, once")
+            self.seed = _int(args[0], line, "a number")
+            self.seed_line = line
+
+    def build(self, line: int) -> tuple[Game, list[E.Effect], int]:
+        """The game the header describes, dealt; `line` is where the first phase begins."""
+        if self.fmt is None:
+            raise ScriptError(line, "no format: the script must say 'format ID' first")
+        fmt = self.fmt
+        options: dict[str, OptionValue] = {}
+        for opt_line, name, value in self.options:
+            try:
+                options[name] = fmt.option_value(name, value)
+            except RulesError as exc:
+                raise ScriptError(opt_line, str(exc)) from None
+        players = self.players if self.players is not None else fmt.default_players
+        if players is None:
+            raise ScriptError(self.fmt_line, f"the {fmt.id} format needs 'players N'")
+        try:
+            game = Game(fmt, players, options)
+        except RulesError as exc:
+            raise ScriptError(self.players_line or self.fmt_line, str(exc)) from None
+        if self.seed is not None:
+            deal = deal_from_seed(fmt, players, self.seed)
+            deal_line = self.seed_line
+        elif self.deal:
+            for seat, (_, seat_line) in self.deal.items():
+                if not 1 <= seat <= players:
+                    raise ScriptError(seat_line, f"there is no seat {seat} (seats are 1 to {players})")
+            missing = [s for s in range(1, players + 1) if s not in self.deal]
+            if missing:
+                raise ScriptError(self.deal_line,
+                                  "not dealt: seat " + ", ".join(map(str, missing)))
+            deal = A.Deal(tuple(self.deal[s][0] for s in range(1, players + 1)))
+            deal_line = self.deal_line
+            for s in range(1, players + 1):
+                role, role_line = self.deal[s]
+                if role not in fmt.roles:
+                    raise ScriptError(role_line, f"the {fmt.id} format has no role '{role}'")
+        else:
+            raise ScriptError(line, "no deal: the header needs 'deal S=ROLE ...' or 'seed N'")
+        try:
+            fx = game.apply(deal)
+        except RulesError as exc:
+            raise ScriptError(deal_line, str(exc)) from None
+        return game, fx, deal_line
+
+
+def _voters(words: list[str], line: int) -> tuple[int | None, list[int]]:
+    """`T: S S S` (or `: S S S` for removeall) as (T, [S...])."""
+    text = " ".join(words)
+    head, colon, tail = text.partition(":")
+    if not colon:
+        raise ScriptError(line, "expected 'T: S S S' (a colon after the nominee)")
+    head = head.strip()
+    target = _int(head, line) if head else None
+    return target, [_int(w, line) for w in tail.split()]
+
+
+def run_script(text: str) -> Replay:
+    """Replay a whole script; raise ScriptError at the first bad line."""
+    statements = tokenize(text)
+    header = _Header()
+    replay: Replay | None = None
+    last_line = statements[-1][0] if statements else 1
+    for line, words in statements:
+        kw = words[0]
+        if kw in HEADER:
+            if replay is not None:
+                raise ScriptError(line, f"'{kw}' belongs in the header, before the first night")
+            header.take(line, words)
+            continue
+        if replay is None:
+            game, fx, deal_line = header.build(line)
+            replay = Replay(game, deal_line, [(deal_line, "deal", fx)])
+        try:
+            fx = _statement(replay.game, line, kw, words[1:])
+        except RulesError as exc:
+            raise ScriptError(line, str(exc)) from None
+        replay.steps.append((line, " ".join(words), fx))
+    if replay is None:
+        game, fx, deal_line = header.build(last_line)
+        replay = Replay(game, deal_line, [(deal_line, "deal", fx)])
+    else:
+        # the script ends where the game stands: its phase closes as if its time ran out
+        try:
+            fx = replay.game.finish_phase()
+        except RulesError as exc:
+            raise ScriptError(last_line, str(exc)) from None
+        if fx:
+            replay.steps.append((last_line, "(end of script)", fx))
+    return replay
+
+
+def _over(game: Game, line: int) -> None:
+    if game.phase == "over":
+        raise ScriptError(line, f"the game is over: {game.winner} won")
+
+
+def _close_until(game: Game, steps: tuple[str, ...], fx: list[E.Effect]) -> None:
+    """Close the day's running steps until one of `steps` (or the day's end) is reached."""
+    while game.phase == "day" and game.step not in steps and game.step != "done":
+        fx += game.apply(A.Close())
+
+
+def _statement(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect]:
+    fx: list[E.Effect] = []
+    _over(game, line)
+    if kw == "night":
+        if args:
+            raise ScriptError(line, "'night' takes nothing after it")
+        if game.phase == "night":
+            raise ScriptError(line, f"night {game.night_no} has not ended: a 'day' comes first")
+        fx += game.finish_phase()
+        if game.phase != "over":
+            fx += game.apply(A.BeginNight())
+        return fx
+    if kw == "day":
+        if args:
+            raise ScriptError(line, "'day' takes nothing after it")
+        if game.phase != "night":
+            what = "the game has not begun" if game.phase == "ready" else \
+                f"day {game.day_no} has not ended"
+            raise ScriptError(line, f"a day follows a night: {what}")
+        fx += game.finish_phase()
+        if game.phase != "over":
+            fx += game.apply(A.BeginDay())
+        return fx
+    if game.phase == "ready":
+        raise ScriptError(line, "the game has not begun: the first phase is 'night'")
+    if kw in DECISIONS:
+        return _decision(game, line, kw, args)
+    if kw == "timeout":
+        if len(args) != 1:
+            raise ScriptError(line, "timeout takes one role")
+        if args[0] not in DECISIONS:
+            raise ScriptError(line, f"unknown role '{args[0]}'")
+        return game.apply(A.Timeout(args[0]))
+    if kw == "nominate":
+        if len(args) != 2:
+            raise ScriptError(line, "nominate takes two seats: S T")
+        return game.apply(A.Nominate(_int(args[0], line), _int(args[1], line)))
+    if kw in ("vote", "revote"):
+        target, seats = _voters(args, line)
+        if target is None:
+            raise ScriptError(line, f"{kw} needs the seat voted for: '{kw} T: S S S'")
+        if game.phase != "day":
+            raise ScriptError(line, "votes are cast in the day")
+        if kw == "vote":
+            _close_until(game, ("vote", "tie", "revote", "removeall", "take"), fx)
+            if game.step != "vote":
+                raise ScriptError(line, _no_vote(game, "vote"))
+        else:
+            _close_until(game, ("revote", "removeall", "take"), fx)
+            _over(game, line)
+            if game.step != "revote":
+                raise ScriptError(line, _no_vote(game, "revote"))
+        for seat in seats:
+            fx += game.apply(A.Ballot(seat, target))
+        return fx
+    if kw == "removeall":
+        target, seats = _voters(args, line)
+        if target is not None:
+            raise ScriptError(line, "expected 'removeall: S S S'")
+        if game.phase != "day":
+            raise ScriptError(line, "the remove-all question is asked in the day")
+        _close_until(game, ("removeall", "take"), fx)
+        _over(game, line)
+        if game.step != "removeall":
+            raise ScriptError(line, _no_vote(game, "removeall"))
+        for seat in seats:
+            fx += game.apply(A.RemoveAllYes(seat))
+        return fx
+    if kw == "take":
+        if len(args) != 2:
+            raise ScriptError(line, "take takes two seats: S T")
+        if game.phase == "day" and game.step in ("vote", "revote", "removeall"):
+            fx += game.apply(A.Close())
+            _over(game, line)
+        fx += game.apply(A.Take(_int(args[0], line), _int(args[1], line)))
+        return fx
+    if kw in ("foul", "disqualify"):
+        if len(args) != 1:
+            raise ScriptError(line, f"{kw} takes one seat")
+        seat = _int(args[0], line)
+        return game.apply(A.Foul(seat) if kw == "foul" else A.Disqualify(seat))
+    if kw in ROLES:
+        raise ScriptError(line, f"the {kw} has no night decision of its own")
+    raise ScriptError(line, f"unknown statement '{kw}'")
+
+
+def _no_vote(game: Game, kw: str) -> str:
+    if game.step == "done" and not game.nominees and game.opt["vote"] == "nominees":
+        return "nobody is nominated, so there is no vote"
+    if kw == "vote":
+        return "the vote is over" if game.step != "done" else "no vote is open"
+    if kw == "revote":
+        if game.opt["tie"] != "revote":
+            return f"the {game.fmt.id} format has no repeat vote"
+        return "there is no repeat vote: the vote was not tied"
+    if game.opt["tie"] != "revote":
+        return f"the {game.fmt.id} format has no remove-all question"
+    return "there is no remove-all question: the repeat vote was not tied"
+
+
+def _decision(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect]:
+    mode = ""
+    if kw == "commissar":
+        if len(args) == 1 and args[0] == "-":
+            return game.apply(A.Decide(kw, None))
+        if len(args) != 2 or args[0] not in ("check", "shoot"):
+            raise ScriptError(line, "expected 'commissar check T' or 'commissar shoot T'")
+        mode, args = args[0], args[1:]
+    if len(args) != 1:
+        raise ScriptError(line, f"expected '{kw} T' or '{kw} -'")
+    target = None if args[0] == "-" else _int(args[0], line)
+    return game.apply(A.Decide(kw, target, mode))
