@@ -82,7 +82,10 @@ class Game:
         if options:
             self.opt.update(options)
         self.passes = frozenset(self._list("passes"))
+        # the first night of each decision, read once (the night loop asks often)
+        self.from_night = {d: self._int(f"{d}_from_night") for d in DECISIONS}
         self.roles: list[str] = [""] * (n + 1)
+        self.holders: dict[str, list[int]] = {}   # role -> its seats in table order
         self.alive: list[bool] = [False] * (n + 1)
         self.phase = "setup"
         self.step = ""
@@ -99,6 +102,7 @@ class Game:
         self.first_speaker = 0
         # night
         self.tonight: tuple[Window, ...] = ()
+        self.window_of: dict[str, int] = {}   # decision -> its window's index tonight
         self.window_i = 0
         self.decided: dict[str, tuple[int | None, str]] = {}
         self.night_left: tuple[int, ...] = ()
@@ -138,14 +142,14 @@ class Game:
 
     def seat_of(self, role: str) -> int | None:
         """The first living seat holding `role`, in table order."""
-        roles, alive = self.roles, self.alive
-        for s in range(1, self.n + 1):
-            if alive[s] and roles[s] == role:
+        alive = self.alive
+        for s in self.holders.get(role, ()):
+            if alive[s]:
                 return s
         return None
 
     def dealt(self, role: str) -> bool:
-        return role in self.roles
+        return role in self.holders
 
     def phase_label(self) -> str:
         return f"night {self.night_no}" if self.phase == "night" else f"day {self.day_no}"
@@ -170,7 +174,7 @@ class Game:
         return self.seat_of(DECISIONS[decision])
 
     def _seat(self, seat: int) -> int:
-        if not isinstance(seat, int) or isinstance(seat, bool) or not 1 <= seat <= self.n:
+        if type(seat) is not int or not 1 <= seat <= self.n:
             raise InvalidAction(f"there is no seat {seat} (seats are 1 to {self.n})")
         return seat
 
@@ -196,8 +200,7 @@ class Game:
             w = self.tonight[self.window_i]
             roles = self.roles
             awake = tuple(s for s in self.living() if roles[s] in w.wakes)
-            open_ = tuple(d for d in w.decisions
-                          if d not in self.decided and self._available(d) is None)
+            open_ = tuple(self.open_decisions())
             actors = {d: a for d in open_ if (a := self.actor(d)) is not None}
             timer = self._window_timer(w)
             return Waiting(ph, self.night_no, "windows", w.name, awake, open_, actors,
@@ -273,6 +276,16 @@ class Game:
         return fx
 
     # -- setup
+    def _index_roles(self) -> None:
+        self.holders = {}
+        for s in range(1, self.n + 1):
+            self.holders.setdefault(self.roles[s], []).append(s)
+
+    def _set_role(self, seat: int, role: str) -> None:
+        self.roles[seat] = role
+        self._index_roles()
+        self._fx.append(E.RoleChanged(seat, role, audience=seat))
+
     def _deal(self, a: A.Deal) -> None:
         if self.phase != "setup":
             raise IllegalAction("the roles are already dealt")
@@ -288,6 +301,7 @@ class Game:
                 raise IllegalAction(f"seat {i}: there is only one {role}")
             seen.add(role)
         self.roles = [""] + list(a.roles)
+        self._index_roles()
         self.alive = [False] + [True] * self.n
         self.phase = "ready"
         self.step = ""
@@ -305,6 +319,7 @@ class Game:
         self.phase = "night"
         self.step = "windows"
         self.tonight = tuple(w for w in self.fmt.windows if w.from_night <= self.night_no)
+        self.window_of = {d: i for i, w in enumerate(self.tonight) for d in w.decisions}
         self.window_i = 0
         self.decided = {}
         self._fx.append(E.PhaseBegins("night", self.night_no))
@@ -323,14 +338,22 @@ class Game:
 
     def _available(self, d: str) -> str | None:
         """Why decision `d` cannot be made tonight, or None when it can."""
-        w = self.fmt.window_of.get(d)
-        if w is None:
-            return f"the {self.fmt.id} format has no '{d}' decision"
-        if w.from_night > self.night_no or self._int(f"{d}_from_night") > self.night_no:
+        i = self.window_of.get(d)
+        if i is None or self.from_night[d] > self.night_no:
+            if d not in self.fmt.window_of:
+                return f"the {self.fmt.id} format has no '{d}' decision"
             return f"the {d} does not act on night {self.night_no}"
-        if self.tonight.index(w) < self.window_i:
-            return f"the {w.name} window is closed"
+        if i < self.window_i:
+            return f"the {self.tonight[i].name} window is closed"
         return None
+
+    def open_decisions(self) -> list[str]:
+        """The decisions of the open night window that are still to be made."""
+        if self.phase != "night" or self.step != "windows":
+            return []
+        night = self.night_no
+        return [d for d in self.tonight[self.window_i].decisions
+                if d not in self.decided and self.from_night[d] <= night]
 
     def _target_error(self, d: str, actor: int, t: int, mode: str) -> str | None:
         if not self.alive[t]:
@@ -346,6 +369,9 @@ class Game:
         elif d == "lover":
             if self.roles[t] == "commissar" and not self._bool("lover_may_block_commissar"):
                 return "the lover may not block the commissar"
+        elif d == "maniac":
+            if self.maniac_shots >= self._int("maniac_kills"):
+                return f"the maniac has no kills left ({self._int('maniac_kills')} used)"
         elif d == "commissar":
             if mode == "shoot" and self._int("commissar_shoot_from_night") > self.night_no:
                 return f"the commissar may not shoot on night {self.night_no}"
@@ -385,9 +411,6 @@ class Game:
             why = self._target_error(d, actor, t, mode)
             if why:
                 raise IllegalAction(why)
-            if d == "maniac" and self.maniac_shots >= self._int("maniac_kills"):
-                raise IllegalAction(
-                    f"the maniac has no kills left ({self._int('maniac_kills')} used)")
         self.decided[d] = (a.target, mode)
         self._fx.append(E.Decided(d, a.target, mode))
         if a.target is not None and not self._bool("checks_at_dawn"):
@@ -418,11 +441,11 @@ class Game:
             raise InvalidAction(f"unknown role '{d}'")
         if self.phase != "night" or self.step != "windows":
             raise IllegalAction(f"'timeout {d}' belongs to a night and no night is running")
-        w = self.fmt.window_of.get(d)
-        if w is None or w not in self.tonight:
+        i = self.window_of.get(d)
+        if i is None:
             raise IllegalAction(f"the {d} does not wake on night {self.night_no}")
-        if self.tonight.index(w) < self.window_i:
-            raise IllegalAction(f"the {w.name} window is closed")
+        if i < self.window_i:
+            raise IllegalAction(f"the {self.tonight[i].name} window is closed")
         if d in self.decided:
             raise IllegalAction(f"the {d} has already decided tonight")
         self.decided[d] = (None, "timeout")
@@ -475,7 +498,7 @@ class Game:
 
         def acting(d: str) -> int | None:
             # the seat that carries out `d` tonight, None when it cannot or is blocked
-            if self.fmt.window_of.get(d) not in self.tonight or self._int(f"{d}_from_night") > n:
+            if d not in self.window_of or self.from_night[d] > n:
                 return None
             seat = self.actor(d)
             return None if seat is None or seat == blocked else seat
@@ -574,8 +597,7 @@ class Game:
 
         # transformations
         for t, role in turned:
-            roles[t] = role
-            fx.append(E.RoleChanged(t, role, audience=t))
+            self._set_role(t, role)
         self.night_left = tuple(t for t, _ in dying)
         self._eliminate(dying)
         self._end_eliminations()
@@ -611,8 +633,7 @@ class Game:
         if self.dealt("commissar") and self.seat_of("commissar") is None:
             sergeant = self.seat_of("sergeant")
             if sergeant is not None:
-                self.roles[sergeant] = "commissar"
-                self._fx.append(E.RoleChanged(sergeant, "commissar", audience=sergeant))
+                self._set_role(sergeant, "commissar")
         winner = self.fmt.winner(self.tally())
         if winner is not None:
             self.winner = winner
@@ -735,8 +756,16 @@ class Game:
         self.ballots[seat] = target
 
     def _ballots(self, a: A.Ballots) -> None:
+        if self.phase != "day" or self.step not in ("vote", "revote"):
+            raise IllegalAction("no vote is open")
+        alive, ballots, cands, n = self.alive, self.ballots, self.candidates, self.n
         for seat, target in a.ballots:
-            self._ballot(A.Ballot(seat, target))
+            # the common case checked inline; anything odd goes the long way for its message
+            if type(seat) is int and 0 < seat <= n and alive[seat] and seat not in ballots \
+                    and target in cands:
+                ballots[seat] = target
+            else:
+                self._ballot(A.Ballot(seat, target))
         self._tally()
 
     def _tally(self) -> None:

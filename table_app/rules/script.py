@@ -15,7 +15,7 @@ from . import effects as E
 from .engine import Game, deal_from_seed
 from .errors import RulesError
 from .format import Format, find_format
-from .roles import DECISIONS, ROLES, OptionValue
+from .roles import DECISIONS, ROLES, UNIQUE_ROLES, OptionValue
 
 HEADER = ("format", "players", "option", "deal", "seed")
 
@@ -65,6 +65,8 @@ def tokenize(text: str) -> list[tuple[int, list[str]]]:
     out = []
     for no, raw in enumerate(text.splitlines(), 1):
         words = raw.split("#", 1)[0].split()
+        if words and words[0].endswith(":") and len(words[0]) > 1:
+            words[0:1] = [words[0][:-1], ":"]     # `removeall:` is `removeall :`
         if words:
             out.append((no, words))
     return out
@@ -161,10 +163,14 @@ class _Header:
                                   "not dealt: seat " + ", ".join(map(str, missing)))
             deal = A.Deal(tuple(self.deal[s][0] for s in range(1, players + 1)))
             deal_line = self.deal_line
+            seen: set[str] = set()
             for s in range(1, players + 1):
                 role, role_line = self.deal[s]
                 if role not in fmt.roles:
                     raise ScriptError(role_line, f"the {fmt.id} format has no role '{role}'")
+                if role in UNIQUE_ROLES and role in seen:
+                    raise ScriptError(role_line, f"seat {s}: there is only one {role}")
+                seen.add(role)
         else:
             raise ScriptError(line, "no deal: the header needs 'deal S=ROLE ...' or 'seed N'")
         try:
@@ -240,9 +246,8 @@ def _statement(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect
         if game.phase == "night":
             raise ScriptError(line, f"night {game.night_no} has not ended: a 'day' comes first")
         fx += game.finish_phase()
-        if game.phase != "over":
-            fx += game.apply(A.BeginNight())
-        return fx
+        _over(game, line)      # the day's end decided the game: no night begins
+        return fx + game.apply(A.BeginNight())
     if kw == "day":
         if args:
             raise ScriptError(line, "'day' takes nothing after it")
@@ -251,9 +256,8 @@ def _statement(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect
                 f"day {game.day_no} has not ended"
             raise ScriptError(line, f"a day follows a night: {what}")
         fx += game.finish_phase()
-        if game.phase != "over":
-            fx += game.apply(A.BeginDay())
-        return fx
+        _over(game, line)      # the night's end decided the game: no day begins
+        return fx + game.apply(A.BeginDay())
     if game.phase == "ready":
         raise ScriptError(line, "the game has not begun: the first phase is 'night'")
     if kw in DECISIONS:
@@ -318,7 +322,7 @@ def _statement(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect
 
 
 def _no_vote(game: Game, kw: str) -> str:
-    if game.step == "done" and not game.nominees and game.opt["vote"] == "nominees":
+    if game.step == "done" and not game.nominators and game.opt["vote"] == "nominees":
         return "nobody is nominated, so there is no vote"
     if kw == "vote":
         return "the vote is over" if game.step != "done" else "no vote is open"
