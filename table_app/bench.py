@@ -10,7 +10,8 @@ from .rules import find_format
 from .rules.bots import play
 
 
-def games_per_second(fmt_id: str, players: int, seconds: float, policy: str = "random") -> tuple[int, float]:
+def games_per_second(fmt_id: str, players: int, seconds: float,
+                     policy: str = "random") -> tuple[int, float]:
     fmt = find_format(fmt_id)
     rng = random.Random(1)
     n = 0

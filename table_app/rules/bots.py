@@ -8,6 +8,7 @@ trusts the red ones). Both are pure: all randomness comes from the `random.Rando
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import actions as A
@@ -30,15 +31,35 @@ class Knowledge:
     red: set[int] = field(default_factory=set)
 
 
+Observer = Callable[[Game, A.Action, list[E.Effect]], None]
+
+
+class _Watched(Game):
+    """A game that shows every applied action and its effects to an observer (for tests)."""
+
+    observer: Observer
+
+    def apply(self, action: A.Action) -> list[E.Effect]:
+        fx = super().apply(action)
+        self.observer(self, action, fx)
+        return fx
+
+
 def play(fmt: Format, players: int, rng: random.Random, policy: str = "random",
-         max_rounds: int = 200) -> Game:
+         max_rounds: int = 200, observe: Observer | None = None) -> Game:
     """Play one whole game with bots; return the finished game."""
-    game = Game(fmt, players)
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy '{policy}' (one of {', '.join(POLICIES)})")
+    game: Game
+    if observe is None:
+        game = Game(fmt, players)
+    else:
+        game = _Watched(fmt, players)
+        game.observer = observe
     game.apply(deal_from_seed(fmt, players, rng.getrandbits(32)))
     game.apply(A.BeginNight())
     informed = policy == "informed"
     know = Knowledge()
-    team_of = fmt.team_of
     while game.phase != "over":
         if game.night_no > max_rounds:
             raise GameTooLong(f"{fmt.id} game with {players} seats still running")
@@ -96,7 +117,6 @@ def play(fmt: Format, players: int, rng: random.Random, policy: str = "random",
             game.apply(A.Take(game.take_seat, rng.choice(game.take_voters)))
         else:
             game.apply(A.BeginNight())
-    del team_of
     return game
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from . import actions as A
 from . import effects as E
@@ -202,12 +203,12 @@ class Game:
             awake = tuple(s for s in self.living() if roles[s] in w.wakes)
             open_ = tuple(self.open_decisions())
             actors = {d: a for d in open_ if (a := self.actor(d)) is not None}
-            timer = self._window_timer(w)
+            wtimer = self._window_timer(w)
             return Waiting(ph, self.night_no, "windows", w.name, awake, open_, actors,
-                           timer=timer, seconds=self.fmt.timers[timer])
+                           timer=wtimer, seconds=self.fmt.timers[wtimer])
         st = self.step
         speaker = None
-        timer = None
+        timer: str | None = None
         if st in ("speeches", "defence", "tie") and self.speaker_i < len(self.speakers):
             speaker = self.speakers[self.speaker_i]
             timer = {"speeches": "speech", "defence": "defence", "tie": "tie_speech"}[st]
@@ -258,7 +259,7 @@ class Game:
     def apply(self, action: A.Action) -> list[E.Effect]:
         """Apply one action; return its effects. Raises InvalidAction or IllegalAction."""
         self._fx = []
-        handler = _HANDLERS.get(type(action))
+        handler: Callable[[Game, Any], None] | None = _HANDLERS.get(type(action))
         if handler is None:
             raise InvalidAction(f"not an action: {action!r}")
         handler(self, action)
@@ -372,9 +373,9 @@ class Game:
         elif d == "maniac":
             if self.maniac_shots >= self._int("maniac_kills"):
                 return f"the maniac has no kills left ({self._int('maniac_kills')} used)"
-        elif d == "commissar":
-            if mode == "shoot" and self._int("commissar_shoot_from_night") > self.night_no:
-                return f"the commissar may not shoot on night {self.night_no}"
+        elif d == "commissar" and mode == "shoot" \
+                and self._int("commissar_shoot_from_night") > self.night_no:
+            return f"the commissar may not shoot on night {self.night_no}"
         return None
 
     def _decide(self, a: A.Decide) -> None:
@@ -584,10 +585,10 @@ class Game:
         # checks and witnesses (results at dawn where the format says so)
         if self._bool("checks_at_dawn"):
             for d in ("commissar", "don"):
-                who = acting(d)
-                t, _ = self._target_of(d)
-                if who is not None and t is not None:
-                    self._check(d, t, self.decided[d][1], who, protected)
+                checker = acting(d)
+                checked, _ = self._target_of(d)
+                if checker is not None and checked is not None:
+                    self._check(d, checked, self.decided[d][1], checker, protected)
         hobo = acting("hobo")
         if hobo is not None:
             t = self._target_of("hobo")[0]
@@ -758,14 +759,22 @@ class Game:
     def _ballots(self, a: A.Ballots) -> None:
         if self.phase != "day" or self.step not in ("vote", "revote"):
             raise IllegalAction("no vote is open")
-        alive, ballots, cands, n = self.alive, self.ballots, self.candidates, self.n
+        alive, cands, n = self.alive, self.candidates, self.n
+        ballots = dict(self.ballots)      # all or nothing: a bad ballot changes no state
         for seat, target in a.ballots:
             # the common case checked inline; anything odd goes the long way for its message
             if type(seat) is int and 0 < seat <= n and alive[seat] and seat not in ballots \
                     and target in cands:
                 ballots[seat] = target
             else:
-                self._ballot(A.Ballot(seat, target))
+                saved = self.ballots
+                self.ballots = ballots
+                try:
+                    self._ballot(A.Ballot(seat, target))
+                finally:
+                    self.ballots = saved
+                raise InvalidAction(f"bad ballot {seat}: {target}")  # pragma: no cover
+        self.ballots = ballots
         self._tally()
 
     def _tally(self) -> None:
@@ -867,7 +876,7 @@ class Game:
         self._end_eliminations()
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[[Game, Any], None]] = {
     A.Deal: Game._deal,
     A.BeginNight: Game._begin_night,
     A.BeginDay: Game._begin_day,

@@ -153,7 +153,8 @@ class Format:
     def check_players(self, n: int) -> None:
         if not self.min_players <= n <= self.max_players:
             if self.min_players == self.max_players:
-                raise InvalidAction(f"the {self.id} format is for {self.min_players} players, not {n}")
+                raise InvalidAction(
+                    f"the {self.id} format is for {self.min_players} players, not {n}")
             raise InvalidAction(
                 f"the {self.id} format is for {self.min_players} to {self.max_players} "
                 f"players, not {n}")
@@ -237,7 +238,8 @@ class CityFormat(Format):
         return None
 
 
-HOOKS: dict[str, type[Format]] = {cls.hooks: cls for cls in (YakuzaFormat, ClassicFormat, CityFormat)}
+HOOKS: dict[str, type[Format]] = {
+    cls.hooks: cls for cls in (YakuzaFormat, ClassicFormat, CityFormat)}
 
 
 def check_option(name: str, value: object) -> OptionValue:

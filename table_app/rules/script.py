@@ -156,7 +156,8 @@ class _Header:
         elif self.deal:
             for seat, (_, seat_line) in self.deal.items():
                 if not 1 <= seat <= players:
-                    raise ScriptError(seat_line, f"there is no seat {seat} (seats are 1 to {players})")
+                    raise ScriptError(
+                        seat_line, f"there is no seat {seat} (seats are 1 to {players})")
             missing = [s for s in range(1, players + 1) if s not in self.deal]
             if missing:
                 raise ScriptError(self.deal_line,
