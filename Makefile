@@ -1,0 +1,7 @@
+.PHONY: test bench
+
+test:
+	python3 -m pytest
+
+bench:
+	python3 -m table_app.bench
