@@ -7,7 +7,10 @@ import json
 import sys
 from collections.abc import Sequence
 
-from .rules import ScriptError, run_script
+from .rules import (
+    BUILTIN_FORMATS, Format, RulesError, ScriptError, find_format, load_format, run_script,
+)
+from .rules.bots import POLICIES
 from .rules import effects as E
 from .rules.narrate import describe
 from .rules.script import Replay
@@ -74,6 +77,26 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _format(args: argparse.Namespace) -> Format:
+    if getattr(args, "format_file", None):
+        return load_format(args.format_file)
+    return find_format(args.format)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from . import simulate
+
+    try:
+        fmt = _format(args)
+        players = args.players or fmt.default_players or fmt.min_players
+        fmt.check_players(players)
+    except RulesError as exc:
+        print(f"table-app: {exc}", file=sys.stderr)
+        return 2
+    return simulate.main(fmt, players, args.games, args.seed, args.policy,
+                         True if args.progress else None)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="table-app", description=__doc__)
     sub = p.add_subparsers(dest="command")
@@ -81,6 +104,17 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("file")
     r.add_argument("--json", action="store_true", help="print the outcome as one JSON object")
     r.set_defaults(func=cmd_replay)
+
+    s = sub.add_parser("simulate", help="play many bot games and print each side's win rate")
+    s.add_argument("--format", default="yakuza", choices=BUILTIN_FORMATS)
+    s.add_argument("--format-file", help="a house variant (a format TOML file)")
+    s.add_argument("--players", type=int)
+    s.add_argument("--games", type=int, default=1000)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--policy", choices=POLICIES, default="random",
+                   help="random legal actions, or bots that act on what their side knows")
+    s.add_argument("--progress", action="store_true", help="show the progress bar")
+    s.set_defaults(func=cmd_simulate)
     return p
 
 

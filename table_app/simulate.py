@@ -1,0 +1,104 @@
+"""The balance simulator: many seeded bot games of one format, and what each side wins.
+
+It doubles as the engine's soak test: a game that raises or never ends is counted and shown.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from .rules import Format, RulesError
+from .rules.bots import GameTooLong, play
+
+
+@dataclass
+class SimResult:
+    """What K games of one format gave."""
+
+    fmt: str
+    players: int
+    policy: str
+    games: int = 0
+    wins: Counter[str] = field(default_factory=Counter)
+    days: int = 0
+    nights: int = 0
+    errors: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def rate(self, team: str) -> tuple[float, float, float]:
+        """Win rate and its 95 % Wilson interval."""
+        return wilson(self.wins[team], self.games)
+
+
+def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float, float]:
+    """Share k/n with its Wilson score interval (sound near 0 and 1, unlike p +- 2 se)."""
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    p = k / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return p, max(0.0, centre - half), min(1.0, centre + half)
+
+
+def simulate(fmt: Format, players: int, games: int, seed: int = 0, policy: str = "random",
+             progress: TextIO | None = None) -> SimResult:
+    res = SimResult(fmt.id, players, policy)
+    rng = random.Random(seed)
+    start = time.perf_counter()
+    step = max(1, games // 100)
+    for i in range(games):
+        game_seed = rng.getrandbits(64)
+        try:
+            g = play(fmt, players, random.Random(game_seed), policy)
+        except (RulesError, GameTooLong, AssertionError, KeyError, IndexError, ValueError) as exc:
+            res.errors.append(f"game seed {game_seed}: {type(exc).__name__}: {exc}")
+            continue
+        res.games += 1
+        res.wins[g.winner or "none"] += 1
+        res.days += g.day_no
+        res.nights += g.night_no
+        if progress is not None and (i % step == 0 or i == games - 1):
+            _bar(progress, i + 1, games, time.perf_counter() - start)
+    res.seconds = time.perf_counter() - start
+    if progress is not None:
+        progress.write("\n")
+    return res
+
+
+def _bar(out: TextIO, done: int, total: int, elapsed: float) -> None:
+    width = 30
+    filled = width * done // total
+    rate = done / elapsed if elapsed > 0 else 0.0
+    out.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} games, "
+              f"{rate:.0f}/s")
+    out.flush()
+
+
+def report(res: SimResult, fmt: Format) -> str:
+    lines = [f"{fmt.title}: {res.players} players, {res.games} games, {res.policy} bots"]
+    for team in fmt.teams:
+        p, lo, hi = res.rate(team)
+        lines.append(f"  {team:8} {100 * p:5.1f} %   (95 % CI {100 * lo:5.1f} - {100 * hi:5.1f})")
+    if res.games:
+        lines.append(f"  mean length: {res.nights / res.games:.2f} nights, "
+                     f"{res.days / res.games:.2f} days")
+    lines.append(f"  {res.games / res.seconds if res.seconds else 0:.0f} games/s")
+    if res.errors:
+        lines.append(f"  ERRORS: {len(res.errors)} games failed; first: {res.errors[0]}")
+    return "\n".join(lines)
+
+
+def main(fmt: Format, players: int, games: int, seed: int, policy: str,
+         show_progress: bool | None = None) -> int:
+    if show_progress is None:
+        show_progress = sys.stderr.isatty() and games >= 500
+    res = simulate(fmt, players, games, seed, policy, sys.stderr if show_progress else None)
+    print(report(res, fmt))
+    return 1 if res.errors else 0
