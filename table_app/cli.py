@@ -8,10 +8,16 @@ import sys
 from collections.abc import Sequence
 
 from .rules import (
-    BUILTIN_FORMATS, Format, RulesError, ScriptError, find_format, load_format, run_script,
+    BUILTIN_FORMATS,
+    Format,
+    RulesError,
+    ScriptError,
+    find_format,
+    load_format,
+    run_script,
 )
-from .rules.bots import POLICIES
 from .rules import effects as E
+from .rules.bots import POLICIES
 from .rules.narrate import describe
 from .rules.script import Replay
 

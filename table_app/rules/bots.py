@@ -87,26 +87,35 @@ def play(fmt: Format, players: int, rng: random.Random, policy: str = "random",
         st = game.step
         if st == "speeches":
             living = game.living()
+            rand = rng.random
             for seat in living:
-                if rng.random() < 0.35:
+                if rand() >= 0.35:
+                    continue
+                if informed:
                     options = [s for s in living if s not in game.nominees and s != seat]
-                    if informed:
-                        options = _suspects(game, seat, options, know) or options
+                    options = _suspects(game, seat, options, know) or options
                     if options:
                         game.apply(A.Nominate(seat, rng.choice(options)))
+                else:
+                    target = living[int(rand() * len(living))]
+                    if target != seat and target not in game.nominees:
+                        game.apply(A.Nominate(seat, target))
             game.apply(A.Close())
         elif st in ("defence", "tie"):
             game.apply(A.Close())
         elif st in ("vote", "revote"):
             cands = game.candidates
+            rand = rng.random
             ballots = []
             for seat in game.living():
-                if rng.random() < 0.1:
+                if rand() < 0.1:
                     continue        # abstains
-                options = [c for c in cands if c != seat] or cands
                 if informed:
+                    options = [c for c in cands if c != seat] or cands
                     options = _suspects(game, seat, options, know) or options
-                ballots.append((seat, rng.choice(options)))
+                    ballots.append((seat, rng.choice(options)))
+                else:
+                    ballots.append((seat, cands[int(rand() * len(cands))]))
             game.apply(A.Ballots(tuple(ballots)))
         elif st == "removeall":
             for seat in game.living():

@@ -85,6 +85,13 @@ class Game:
         self.passes = frozenset(self._list("passes"))
         # the first night of each decision, read once (the night loop asks often)
         self.from_night = {d: self._int(f"{d}_from_night") for d in DECISIONS}
+        # options the hot paths read, looked up once
+        self.doctor_once = self._bool("doctor_once_per_seat")
+        self.doctor_self_once = self._bool("doctor_self_once")
+        self.maniac_kills = self._int("maniac_kills")
+        self.shoot_from = self._int("commissar_shoot_from_night")
+        self.at_dawn = self._bool("checks_at_dawn")
+        self.plurality = self.opt["vote"] == "plurality"
         self.roles: list[str] = [""] * (n + 1)
         self.holders: dict[str, list[int]] = {}   # role -> its seats in table order
         self.alive: list[bool] = [False] * (n + 1)
@@ -229,6 +236,8 @@ class Game:
         actor = self.actor(decision)
         if actor is None:
             return []
+        if decision in _ANY_LIVING:
+            return self.living()
         return [s for s in self.living() if self._target_error(decision, actor, s, mode) is None]
 
     def tally(self) -> Tally:
@@ -359,22 +368,20 @@ class Game:
     def _target_error(self, d: str, actor: int, t: int, mode: str) -> str | None:
         if not self.alive[t]:
             return f"seat {t} is out of the game"
-        if d in ("don", "detective", "lover", "hobo", "killer", "maniac", "commissar") \
-                and t == actor:
+        if t == actor and d in _NOT_SELF:
             return f"the {d} cannot choose himself"
         if d == "doctor":
-            if t == actor and self._bool("doctor_self_once") and self.doctor_self_used:
+            if t == actor and self.doctor_self_once and self.doctor_self_used:
                 return "the doctor has already saved himself once"
-            if self._bool("doctor_once_per_seat") and t in self.doctor_saved:
+            if self.doctor_once and t in self.doctor_saved:
                 return f"the doctor has already saved seat {t}"
         elif d == "lover":
             if self.roles[t] == "commissar" and not self._bool("lover_may_block_commissar"):
                 return "the lover may not block the commissar"
         elif d == "maniac":
-            if self.maniac_shots >= self._int("maniac_kills"):
-                return f"the maniac has no kills left ({self._int('maniac_kills')} used)"
-        elif d == "commissar" and mode == "shoot" \
-                and self._int("commissar_shoot_from_night") > self.night_no:
+            if self.maniac_shots >= self.maniac_kills:
+                return f"the maniac has no kills left ({self.maniac_kills} used)"
+        elif d == "commissar" and mode == "shoot" and self.shoot_from > self.night_no:
             return f"the commissar may not shoot on night {self.night_no}"
         return None
 
@@ -414,7 +421,7 @@ class Game:
                 raise IllegalAction(why)
         self.decided[d] = (a.target, mode)
         self._fx.append(E.Decided(d, a.target, mode))
-        if a.target is not None and not self._bool("checks_at_dawn"):
+        if a.target is not None and not self.at_dawn:
             self._check(d, a.target, mode, actor, protected=None)
 
     def _check(self, d: str, t: int, mode: str, actor: int, protected: int | None) -> None:
@@ -781,7 +788,7 @@ class Game:
         kind = self.step
         cands = self.candidates
         counts = dict.fromkeys(cands, 0)
-        if self.opt["vote"] == "plurality":
+        if self.plurality:
             for t in self.ballots.values():
                 counts[t] += 1
         else:
@@ -875,6 +882,11 @@ class Game:
             self.step = "done"
         self._end_eliminations()
 
+
+#: decisions that may not name the deciding seat itself
+_NOT_SELF = frozenset({"don", "detective", "lover", "hobo", "killer", "maniac", "commissar"})
+#: decisions that may name any living seat (no rule narrows them)
+_ANY_LIVING = frozenset({"mafia", "shogun", "yakuza", "lawyer"})
 
 _HANDLERS: dict[type, Callable[[Game, Any], None]] = {
     A.Deal: Game._deal,
