@@ -1,0 +1,205 @@
+"""The pad interface the rest of the app uses, the scripted fake, and the backend switch.
+
+A backend reads buttons and shows ring pictures. Its driver side (a gpiozero callback, a
+serial reader thread, the pygame event pump) only stamps edges with the clock and hands them
+to `sink` (the app's queue); the press grammar and the rules run in the app's loop.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from ..clock import Clock, MonotonicClock
+from .events import (
+    Confirmed,
+    Moved,
+    PadEdge,
+    PadEvent,
+    PadFault,
+    PadHeld,
+    PadLink,
+    PadRecovered,
+    RawPadEvent,
+)
+from .grammar import COUNT, RING, GrammarConfig, PressGrammar
+from .rings import Dark, Fault, Pick, Picture, Vote, YesNo
+
+Sink = Callable[[RawPadEvent], None]
+BACKENDS = ("fake", "sim", "gpio", "serial")
+ENV = "TABLE_APP_PADS"
+
+
+class PadError(Exception):
+    """A pad backend cannot start: bad pin map, no device, wrong seat count."""
+
+
+class PadBackend:
+    """Buttons in, ring pictures out. Subclasses drive real or simulated hardware."""
+
+    name = "base"
+    grammar_mode = RING
+
+    def __init__(self, seats: int, sink: Sink, clock: Clock | None = None) -> None:
+        self.seats = seats
+        self.sink = sink
+        self.clock: Clock = clock or MonotonicClock()
+        self.pictures: dict[int, Picture] = {s: Dark() for s in range(1, seats + 1)}
+        self.shows = 0
+
+    def start(self) -> None:
+        """Open the hardware (a no-op for backends that need nothing)."""
+
+    def poll(self) -> None:
+        """Pump events where the backend must be pumped from the main thread (pygame)."""
+
+    def show(self, seat: int, picture: Picture) -> None:
+        """Show `picture` on `seat`'s ring (a repeat of what is shown costs nothing)."""
+        if self.pictures.get(seat) == picture:
+            return
+        self.pictures[seat] = picture
+        self.shows += 1
+        self._show(seat, picture)
+
+    def _show(self, seat: int, picture: Picture) -> None:
+        pass
+
+    def close(self) -> None:
+        """Release the hardware."""
+
+    def _edge(self, seat: int, pressed: bool) -> None:
+        self.sink(PadEdge(seat, pressed, self.clock.now()))
+
+
+class FakePads(PadBackend):
+    """Scripted pads: a test (or a bot) presses and releases; pictures are recorded."""
+
+    name = "fake"
+
+    def __init__(self, seats: int, sink: Sink, clock: Clock | None = None,
+                 mode: str = RING) -> None:
+        super().__init__(seats, sink, clock)
+        self.grammar_mode = mode
+        self.history: list[tuple[int, Picture]] = []
+
+    def _show(self, seat: int, picture: Picture) -> None:
+        self.history.append((seat, picture))
+
+    def press(self, seat: int) -> None:
+        self._edge(seat, True)
+
+    def release(self, seat: int) -> None:
+        self._edge(seat, False)
+
+    def held(self, seat: int) -> None:
+        self.sink(PadHeld(seat, self.clock.now()))
+
+    def link(self, seat: int, up: bool, reason: str = "") -> None:
+        self.sink(PadLink(seat, up, reason, self.clock.now()))
+
+
+@dataclass
+class Ask:
+    """What a seat is asked: the picture kind and the seats it may pick."""
+
+    kind: str                      # pick, vote, yesno
+    eligible: tuple[int, ...]
+
+
+class PadPanel:
+    """The pad layer the table talks to: asks seats, shows pictures, runs the grammar.
+
+    Only a seat that is asked something ever sees its ring answer a press; an out-of-turn
+    press changes nothing on that ring.
+    """
+
+    def __init__(self, backend: PadBackend, config: GrammarConfig | None = None) -> None:
+        cfg = replace(config or GrammarConfig(), mode=backend.grammar_mode)
+        self.backend = backend
+        self.grammar = PressGrammar(backend.seats, cfg)
+        self.asks: dict[int, Ask] = {}
+
+    def ask(self, seat: int, eligible: Sequence[int], kind: str = "pick") -> None:
+        self.asks[seat] = Ask(kind, tuple(eligible))
+        self.grammar.ask(seat, eligible)
+        self.backend.show(seat, self._picture(seat, None, None))
+
+    def stop(self, seat: int | None = None) -> None:
+        seats = [seat] if seat is not None else list(range(1, self.backend.seats + 1))
+        for s in seats:
+            self.asks.pop(s, None)
+            self.grammar.stop(s)
+            self.backend.show(s, Dark())
+
+    def show(self, seat: int, picture: Picture) -> None:
+        self.backend.show(seat, picture)
+
+    def _picture(self, seat: int, cursor: int | None, chosen: int | None) -> Picture:
+        ask = self.asks[seat]
+        if ask.kind == "vote":
+            return Vote(frozenset(ask.eligible), cursor, chosen)
+        if ask.kind == "yesno":
+            return YesNo(cursor, chosen)
+        return Pick(frozenset(ask.eligible), cursor, chosen)
+
+    def handle(self, raw: RawPadEvent) -> list[PadEvent]:
+        """One raw event from the queue: run the grammar, answer on the ring, say what it meant."""
+        if isinstance(raw, PadLink):
+            return self._link(raw)
+        return self._answer(self.grammar.feed(raw))
+
+    def tick(self, now: float) -> list[PadEvent]:
+        return self._answer(self.grammar.tick(now))
+
+    def _link(self, raw: PadLink) -> list[PadEvent]:
+        if raw.up:
+            return [PadRecovered(raw.seat, raw.reason or "link", raw.t)]
+        return [PadFault(raw.seat, raw.reason or "link", raw.t)]
+
+    def _answer(self, events: list[PadEvent]) -> list[PadEvent]:
+        for ev in events:
+            if isinstance(ev, Moved | Confirmed) and ev.seat in self.asks:
+                g = self.grammar
+                self.backend.show(ev.seat, self._picture(ev.seat, g.cursor(ev.seat),
+                                                         g.choice(ev.seat)))
+            elif isinstance(ev, PadFault) and ev.seat:
+                self.backend.show(ev.seat, Fault())
+            elif isinstance(ev, PadRecovered) and ev.seat:
+                if ev.seat in self.asks:
+                    g = self.grammar
+                    self.backend.show(ev.seat, self._picture(ev.seat, g.cursor(ev.seat),
+                                                             g.choice(ev.seat)))
+                else:
+                    self.backend.show(ev.seat, Dark())
+        return events
+
+
+def backend_kind(explicit: str | None = None) -> str:
+    """Which backend to use: the one asked for, the environment's, or what the machine has."""
+    kind = explicit or os.environ.get(ENV, "auto")
+    if kind == "auto":
+        from .serial_pads import find_pico
+        if find_pico() is not None:
+            return "serial"
+        return "sim"
+    if kind not in BACKENDS:
+        raise PadError(f"unknown pad backend '{kind}' (one of {', '.join(BACKENDS)}, auto)")
+    return kind
+
+
+def make_pads(kind: str | None, seats: int, sink: Sink, clock: Clock | None = None,
+              **options: object) -> PadBackend:
+    """A pad backend by name (or by TABLE_APP_PADS, or found), gpiozero-style."""
+    kind = backend_kind(kind)
+    if kind == "fake":
+        mode = str(options.get("mode", RING))
+        return FakePads(seats, sink, clock, mode=mode if mode in (RING, COUNT) else RING)
+    if kind == "sim":
+        from .sim import SimPads
+        return SimPads(seats, sink, clock)
+    if kind == "gpio":
+        from .gpio import GpioPads
+        return GpioPads(seats, sink, clock, **options)   # type: ignore[arg-type]
+    from .serial_pads import SerialPads
+    return SerialPads(seats, sink, clock, **options)     # type: ignore[arg-type]

@@ -1,0 +1,168 @@
+"""The pad simulator: twelve pads round a table in a pygame window.
+
+Keys 1-9, 0, -, = are seats 1-12 (key down and key up, so holds work); the mouse presses the
+pad under it. Each pad shows its ring as the hardware would: pixel k sits where seat k+1 sits
+at the table, so the ring is a map. The default backend where no hardware is found, so the
+app runs on any laptop.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+from ..clock import Clock
+from .base import PadBackend, Sink
+from .rings import render
+
+KEYS = "1234567890-="
+TABLE_GREEN = (18, 60, 38)
+BACKGROUND = (14, 14, 18)
+PAD = (48, 48, 56)
+PAD_DOWN = (90, 90, 110)
+TEXT = (230, 230, 230)
+
+
+class SimPads(PadBackend):
+    """A simulated table of pads, drawn with pygame."""
+
+    name = "sim"
+
+    def __init__(self, seats: int, sink: Sink, clock: Clock | None = None,
+                 size: tuple[int, int] = (720, 720), surface: Any = None) -> None:
+        super().__init__(seats, sink, clock)
+        self.size = size
+        self.surface = surface
+        self.own_window = surface is None
+        self.down: set[int] = set()
+        self.mouse_seat: int | None = None
+        self.closed = False
+        self._font: Any = None
+        self.dirty = True
+
+    # -- geometry ------------------------------------------------------------------------
+    def _angle(self, seat: int) -> float:
+        # seat 1 at the top, clockwise
+        return -math.pi / 2 + 2 * math.pi * (seat - 1) / self.seats
+
+    def pad_centre(self, seat: int) -> tuple[int, int]:
+        w, h = self.size
+        r = min(w, h) * 0.39
+        a = self._angle(seat)
+        return int(w / 2 + r * math.cos(a)), int(h / 2 + r * math.sin(a))
+
+    def pad_radius(self) -> int:
+        return int(min(self.size) * 0.075)
+
+    def seat_at(self, pos: tuple[int, int]) -> int | None:
+        for s in range(1, self.seats + 1):
+            cx, cy = self.pad_centre(s)
+            if (pos[0] - cx) ** 2 + (pos[1] - cy) ** 2 <= self.pad_radius() ** 2:
+                return s
+        return None
+
+    # -- life ----------------------------------------------------------------------------
+    def start(self) -> None:
+        import pygame
+        pygame.init()
+        if self.own_window:
+            pygame.display.set_caption("Mafia table: pad simulator")
+            self.surface = pygame.display.set_mode(self.size)
+        self._font = pygame.font.Font(None, max(14, self.pad_radius() // 2))
+        self.draw()
+
+    def close(self) -> None:
+        import pygame
+        if self.own_window and pygame.get_init():
+            pygame.display.quit()
+        self.closed = True
+
+    def poll(self, events: list[Any] | None = None) -> None:
+        """Turn pygame events into pad edges (from the main thread), then redraw."""
+        import pygame
+        if events is None:
+            events = pygame.event.get()
+        for ev in events:
+            self.handle_event(ev)
+        self.draw()
+        if self.own_window:
+            pygame.display.flip()
+
+    def handle_event(self, ev: Any) -> bool:
+        """One pygame event; True if it was a pad's."""
+        import pygame
+        if ev.type == pygame.QUIT:
+            self.closed = True
+            return True
+        if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
+            name = pygame.key.name(ev.key) if ev.key else ""
+            if ev.unicode in KEYS and ev.unicode:
+                name = ev.unicode
+            if len(name) == 1 and name in KEYS:
+                seat = KEYS.index(name) + 1
+                if seat <= self.seats:
+                    self._press(seat, ev.type == pygame.KEYDOWN)
+                    return True
+            return False
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
+            seat = self.seat_at(ev.pos)
+            if seat is not None:
+                self.mouse_seat = seat
+                self._press(seat, True)
+                return True
+        if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self.mouse_seat is not None:
+            seat, self.mouse_seat = self.mouse_seat, None
+            self._press(seat, False)
+            return True
+        return False
+
+    def _press(self, seat: int, down: bool) -> None:
+        if down == (seat in self.down):
+            return               # key repeat, or a release with no press
+        (self.down.add if down else self.down.discard)(seat)
+        self.dirty = True
+        self._edge(seat, down)
+
+    def _show(self, seat: int, picture: Any) -> None:
+        self.dirty = True
+
+    # -- drawing -------------------------------------------------------------------------
+    def draw(self, t: float | None = None) -> None:
+        import pygame
+        if self.surface is None:
+            return
+        t = self.clock.now() if t is None else t
+        surf = self.surface
+        w, h = self.size
+        surf.fill(BACKGROUND)
+        pygame.draw.circle(surf, TABLE_GREEN, (w // 2, h // 2), int(min(w, h) * 0.28))
+        pr = self.pad_radius()
+        for seat in range(1, self.seats + 1):
+            cx, cy = self.pad_centre(seat)
+            pygame.draw.circle(surf, PAD_DOWN if seat in self.down else PAD, (cx, cy), pr)
+            pixels = render(self.pictures[seat], t, self.seats, 12)
+            for k, colour in enumerate(pixels):
+                a = self._angle(k + 1)          # pixel k points where seat k+1 sits
+                px = cx + int(pr * 0.72 * math.cos(a))
+                py = cy + int(pr * 0.72 * math.sin(a))
+                pygame.draw.circle(surf, colour if any(colour) else (28, 28, 32), (px, py),
+                                   max(3, pr // 7))
+            if self._font is not None:
+                label = self._font.render(str(seat), True, TEXT)
+                surf.blit(label, label.get_rect(center=(cx, cy)))
+        self.dirty = False
+
+    def screenshot(self, path: str | Path) -> None:
+        import pygame
+        self.draw()
+        pygame.image.save(self.surface, str(path))
+
+    def pixel_at_ring(self, seat: int, k: int) -> tuple[int, int, int]:
+        """The colour drawn for pixel k of a seat's ring (for tests that look at the screen)."""
+        cx, cy = self.pad_centre(seat)
+        a = self._angle(k + 1)
+        pr = self.pad_radius()
+        x, y = cx + int(pr * 0.72 * math.cos(a)), cy + int(pr * 0.72 * math.sin(a))
+        c = self.surface.get_at((x, y))
+        return int(c.r), int(c.g), int(c.b)

@@ -1,0 +1,153 @@
+"""One rig per pad backend, so the same contract suite drives every one of them.
+
+A rig presses buttons the way its backend's inputs really arrive: gpiozero pins driven under
+its MockFactory (real time), pygame key events posted to the simulator (fake clock), calls on
+the scripted fake (fake clock).
+"""
+
+from __future__ import annotations
+
+import queue
+import time
+from typing import Any
+
+from table_app.clock import FakeClock, MonotonicClock
+from table_app.pads import FakePads, GrammarConfig, PadEvent, PadPanel
+from table_app.pads.events import RawPadEvent
+
+
+class Rig:
+    name = "base"
+    real_time = False
+
+    def __init__(self, stuck: float) -> None:
+        self.q: queue.Queue[RawPadEvent] = queue.Queue()
+        self.cfg = GrammarConfig(hold=0.7, debounce=0.03, stuck=stuck)
+        self.clock: Any = FakeClock()
+        self.backend: Any = None
+        self.panel: PadPanel
+
+    def _panel(self) -> None:
+        self.backend.start()
+        self.panel = PadPanel(self.backend, self.cfg)
+
+    @property
+    def mode(self) -> str:
+        return str(self.backend.grammar_mode)
+
+    def press(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def release(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def bounce(self, seat: int, edges: int) -> None:
+        """A storm of `edges` alternating edges, starting with a press, in a few ms."""
+        for i in range(edges):
+            (self.press if i % 2 == 0 else self.release)(seat)
+
+    def wait(self, seconds: float) -> None:
+        self.clock.advance(seconds)
+
+    def pump(self) -> list[PadEvent]:
+        self.backend.poll()
+        out: list[PadEvent] = []
+        while True:
+            try:
+                raw = self.q.get_nowait()
+            except queue.Empty:
+                break
+            out += self.panel.handle(raw)
+        out += self.panel.tick(self.clock.now())
+        return out
+
+    def tap(self, seat: int) -> list[PadEvent]:
+        self.press(seat)
+        self.wait(0.1)
+        self.release(seat)
+        self.wait(0.05)
+        return self.pump()
+
+    def hold(self, seat: int, seconds: float = 0.8) -> list[PadEvent]:
+        self.press(seat)
+        out = self.pump()
+        self.wait(seconds)
+        out += self.pump()
+        self.release(seat)
+        self.wait(0.05)
+        return out + self.pump()
+
+    def close(self) -> None:
+        self.backend.close()
+
+
+class FakeRig(Rig):
+    name = "fake"
+
+    def __init__(self, stuck: float = 20.0, mode: str = "ring") -> None:
+        super().__init__(stuck)
+        self.backend = FakePads(12, self.q.put, self.clock, mode=mode)
+        self._panel()
+
+    def press(self, seat: int) -> None:
+        self.backend.press(seat)
+
+    def release(self, seat: int) -> None:
+        self.backend.release(seat)
+
+
+class SimRig(Rig):
+    name = "sim"
+
+    def __init__(self, stuck: float = 20.0) -> None:
+        super().__init__(stuck)
+        from table_app.pads.sim import SimPads
+        self.backend = SimPads(12, self.q.put, self.clock)
+        self._panel()
+
+    def _key(self, seat: int, down: bool) -> None:
+        import pygame
+        ch = "1234567890-="[seat - 1]
+        kind = pygame.KEYDOWN if down else pygame.KEYUP
+        pygame.event.post(pygame.event.Event(kind, key=pygame.key.key_code(ch), unicode=ch,
+                                             mod=0, scancode=0))
+        self.backend.poll()       # the pump stamps the edge with the clock, as in the app
+
+    def press(self, seat: int) -> None:
+        self._key(seat, True)
+
+    def release(self, seat: int) -> None:
+        self._key(seat, False)
+
+
+class GpioRig(Rig):
+    name = "gpio"
+    real_time = True
+
+    def __init__(self, stuck: float = 1.5) -> None:
+        super().__init__(stuck)
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        from table_app.pads.gpio import GpioPads, load_pins
+        self.clock = MonotonicClock()
+        self.factory = MockFactory(pin_class=MockPWMPin)
+        self.pins = load_pins(seats=12)
+        self.backend = GpioPads(12, self.q.put, self.clock, pins=self.pins,
+                                pin_factory=self.factory)
+        self._panel()
+
+    def pin(self, seat: int) -> Any:
+        return self.factory.pin(self.pins.buttons[seat])
+
+    def press(self, seat: int) -> None:
+        self.pin(seat).drive_low()        # pull-up: pressed pulls the pin to ground
+
+    def release(self, seat: int) -> None:
+        self.pin(seat).drive_high()
+
+    def wait(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+    def close(self) -> None:
+        super().close()
+        self.factory.close()

@@ -1,0 +1,195 @@
+"""What is particular to each pad backend: the pin map, the LED's blinks, the simulator's
+window and mouse, ring pictures, and the backend switch."""
+
+from __future__ import annotations
+
+import os
+import queue
+from pathlib import Path
+
+import pygame
+import pytest
+from pad_rigs import GpioRig, SimRig
+
+from table_app.clock import FakeClock
+from table_app.pads import FakePads, PadError, make_pads
+from table_app.pads.base import backend_kind
+from table_app.pads.gpio import load_pins
+from table_app.pads.rings import (
+    BLACK_AS,
+    CHOSEN,
+    CURSOR,
+    DIM,
+    OFF,
+    RED,
+    CheckShown,
+    Countdown,
+    Dark,
+    Pick,
+    _count_phase,
+    led_level,
+    render,
+)
+
+PINS = (Path(__file__).parent.parent / "hardware" / "pins.toml").read_text()
+ROOT = Path(__file__).parent.parent
+
+
+# -- the pin map -------------------------------------------------------------------------
+def test_the_shipped_pin_map_is_valid() -> None:
+    pins = load_pins(seats=12)
+    assert len(set(pins.buttons.values()) | set(pins.leds.values())) == 24
+    assert pins.hold_time == 0.7
+
+
+@pytest.mark.parametrize("change, message", [
+    (("1 = { button = 4, led = 18 }", "1 = { button = 4, led = 19 }"),
+     "GPIO 19 is used twice: seat 1 led and seat 2 led"),
+    (("1 = { button = 4, led = 18 }", "1 = { button = 0, led = 18 }"),
+     "seat 1 button: GPIO 0 is reserved for the HAT ID EEPROM"),
+    (("3 = { button = 6, led = 20 }", "3 = { button = 14, led = 20 }"),
+     "GPIO 14 is reserved for the serial console"),
+    (("1 = { button = 4, led = 18 }", "1 = { button = 40, led = 18 }"),
+     "seat 1 button: '40' is not a GPIO"),
+    (("12 = { button = 17, led = 3 }\n", ""), "the pin map has 11 seats, the game has 12"),
+    (("[seats]", "[seats"), "not valid TOML"),
+    (("hold_time = 0.7", "hold_time = -1"), "hold_time must be a positive"),
+    (("1 = { button = 4, led = 18 }", "1 = { button = 4 }"), "needs exactly 'button' and 'led'"),
+])
+def test_a_bad_pin_map_is_refused_with_a_clear_message(change: tuple[str, str],
+                                                       message: str) -> None:
+    assert change[0] in PINS
+    with pytest.raises(PadError) as info:
+        load_pins("pins.toml", seats=12, text=PINS.replace(*change))
+    assert message in str(info.value) and str(info.value).startswith("pins.toml")
+
+
+def test_a_pin_map_for_another_seat_count() -> None:
+    with pytest.raises(PadError, match="the pin map has 12 seats, the game has 10"):
+        load_pins(seats=10)
+
+
+# -- the one-LED pad ---------------------------------------------------------------------
+def test_the_led_blinks_the_count_back() -> None:
+    for n in (1, 3, 7):
+        edges, was = 0, False
+        cycle = n * 0.5 + 1.2
+        for i in range(int(cycle * 1000)):
+            on = _count_phase(n, i / 1000)
+            edges += on and not was
+            was = on
+        assert edges == n
+    assert led_level(Pick(frozenset({1, 2}), cursor=None)) == pytest.approx(0.1)
+    assert led_level(Pick(frozenset({1, 2}), cursor=2, chosen=2)) == 1.0
+    assert led_level(Dark()) == 0.0
+
+
+def test_gpio_backend_drives_the_led_pin() -> None:
+    rig = GpioRig()
+    try:
+        rig.panel.ask(2, [1, 3, 4])
+        rig.tap(2)
+        rig.tap(2)
+        rig.hold(2)          # counted to 2: not eligible, so nothing chosen
+        rig.panel.ask(2, [1, 3, 4])
+        for _ in range(3):
+            rig.tap(2)
+        rig.hold(2)
+        assert rig.panel.grammar.choice(2) == 3
+        rig.wait(0.1)
+        led_pin = rig.factory.pin(rig.pins.leds[2])
+        assert led_pin.state == pytest.approx(1.0)       # a choice: steady on
+        rig.panel.stop(2)
+        rig.wait(0.1)
+        assert led_pin.state == 0.0
+    finally:
+        rig.close()
+
+
+def test_gpio_count_past_the_eligible_confirms_nothing() -> None:
+    rig = GpioRig()
+    try:
+        rig.panel.ask(5, [1, 3])
+        rig.tap(5)
+        rig.tap(5)
+        out = rig.hold(5)
+        from table_app.pads import Confirmed
+        assert [c.choice for c in out if isinstance(c, Confirmed)] == [None]
+        assert rig.panel.grammar.choice(5) is None
+    finally:
+        rig.close()
+
+
+# -- rings ---------------------------------------------------------------------------------
+def test_ring_pictures() -> None:
+    px = render(Pick(frozenset({2, 5}), cursor=5, chosen=2))
+    assert px[1] == CHOSEN and px[4] == CURSOR and px[0] == OFF
+    assert render(Pick(frozenset({2}))) [1] == DIM
+    # rotation turns the map: pixel k points at seat k+1 from where the pad sits
+    assert render(Pick(frozenset({2})), rotation=3)[4] == DIM
+    red = render(CheckShown(7, "red"))
+    black = render(CheckShown(7, "black"))
+    # told apart by pattern as well as colour: red is solid, black is dashed
+    assert sum(p != OFF for p in red) == 12 and red[0] == RED
+    assert sum(p != OFF for p in black) == 6 and black[0] == BLACK_AS
+    assert render(Countdown(30, 60))[:7] == [render(Countdown(30, 60))[0]] * 6 + [OFF]
+    assert sum(p != OFF for p in render(Countdown(60, 60))) == 12
+    dim = render(Pick(frozenset({2}), cursor=2), cap=0.25)
+    assert dim[1] == (63, 63, 63)
+    # the last 10 s blink
+    assert render(Countdown(5, 60), t=0.1) != render(Countdown(5, 60), t=0.3)
+
+
+# -- the simulator -------------------------------------------------------------------------
+def test_simulator_window_shows_the_rings(tmp_path: Path) -> None:
+    rig = SimRig()
+    try:
+        sim = rig.backend
+        rig.panel.ask(1, [2, 6, 9])
+        rig.tap(1)
+        rig.tap(1)                           # cursor on 6
+        rig.panel.show(4, CheckShown(8, "red"))
+        out = tmp_path / "sim.png"
+        if os.environ.get("UPDATE_SCREENSHOTS"):
+            out = ROOT / "docs" / "simulator.png"
+        sim.screenshot(out)
+        assert out.stat().st_size > 5000
+        img = pygame.image.load(str(out))
+        assert img.get_size() == (720, 720)
+        assert sim.pixel_at_ring(1, 5) == CURSOR            # seat 1 points at seat 6
+        assert sim.pixel_at_ring(1, 1) == DIM and sim.pixel_at_ring(1, 8) == DIM
+        assert sim.pixel_at_ring(4, 0) == RED and sim.pixel_at_ring(4, 7) == CURSOR
+        assert sim.pixel_at_ring(7, 0) != RED                 # a dark pad stays dark
+    finally:
+        rig.close()
+
+
+def test_simulator_mouse_presses_a_pad() -> None:
+    rig = SimRig()
+    try:
+        sim = rig.backend
+        rig.panel.ask(3, [1, 2])
+        pos = sim.pad_centre(3)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=pos))
+        sim.poll()
+        rig.wait(0.1)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=(0, 0)))
+        sim.poll()
+        rig.wait(0.05)
+        from table_app.pads import Moved
+        assert [m.cursor for m in rig.pump() if isinstance(m, Moved)] == [1]
+    finally:
+        rig.close()
+
+
+def test_backend_switch(monkeypatch: pytest.MonkeyPatch) -> None:
+    q: queue.Queue[object] = queue.Queue()
+    monkeypatch.setenv("TABLE_APP_PADS", "fake")
+    assert backend_kind() == "fake"
+    pads = make_pads(None, 12, q.put, FakeClock())
+    assert isinstance(pads, FakePads)
+    monkeypatch.setenv("TABLE_APP_PADS", "teleport")
+    with pytest.raises(PadError, match="unknown pad backend 'teleport'"):
+        backend_kind()
+    monkeypatch.setenv("TABLE_APP_PADS", "auto")
+    assert backend_kind() == "sim"          # no Pico here: the simulator
