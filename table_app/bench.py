@@ -73,9 +73,102 @@ def bench_pads(presses: int) -> None:
         factory.close()
 
 
+def bench_firmware(presses: int) -> None:
+    """Press to ring through the whole path, beside a bare echo over the same pair."""
+    import os
+    import select
+    import threading
+
+    import serial
+
+    from firmware_bridge import fwconfig
+    from firmware_bridge.picosim import Firmware
+
+    from .pads import PadPanel, Pressed
+    from .pads.events import RawPadEvent
+    from .pads.rings import Pick, render
+    from .pads.serial_pads import SerialPads
+
+    # the floor: one byte out and back through pty, cable relay, MicroPython and back
+    echo = Firmware(script=(
+        "import sys, select\n"
+        "p = select.poll(); p.register(sys.stdin, select.POLLIN)\n"
+        "while True:\n"
+        "    p.poll(-1); sys.stdout.buffer.write(sys.stdin.buffer.read(1))\n"), control=False)
+    floor: list[float] = []
+    try:
+        ser = serial.Serial(echo.port, timeout=1)
+        for _ in range(presses):
+            t0 = time.perf_counter()
+            ser.write(b"x")
+            if ser.read(1) != b"x":
+                raise RuntimeError("the echo did not come back")
+            floor.append(time.perf_counter() - t0)
+        ser.close()
+    finally:
+        echo.close()
+    del os, select
+
+    fw = Firmware()
+    q: queue.Queue[RawPadEvent] = queue.Queue()
+    pads = SerialPads(12, q.put, finder=lambda: fw.port or None)
+    panel = PadPanel(pads)
+    pads.start()
+    stop = threading.Event()
+
+    def app_loop() -> None:
+        # what the table does: take the edge off the queue, run the grammar, answer the ring
+        n = 0
+        while not stop.is_set():
+            try:
+                raw = q.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            for ev in panel.handle(raw):
+                if isinstance(ev, Pressed):
+                    n += 1
+                    panel.show(ev.seat, Pick(frozenset({1 + n % 11}), cursor=1 + n % 11))
+
+    loop = threading.Thread(target=app_loop, daemon=True)
+    try:
+        if not pads.wait_connected(10):
+            raise RuntimeError("no link to the simulated controller")
+        loop.start()
+        samples: list[float] = []
+        n = 0
+        for i in range(presses):
+            seat = 1 + i % 12
+            pin = fwconfig.BUTTON_PINS[seat - 1]
+            n += 1
+            want = [tuple(c) for c in render(Pick(frozenset({1 + n % 11}), cursor=1 + n % 11))]
+            t0 = time.perf_counter()
+            fw.set_pin(pin, 0)
+            if not fw.wait_ring(seat, lambda px, w=want: px == w, timeout=2):
+                raise RuntimeError(f"press {i}: the ring did not answer")
+            samples.append(time.perf_counter() - t0)
+            fw.set_pin(pin, 1)
+            time.sleep(fwconfig.DEBOUNCE_MS / 1000 + 0.005)
+            while not q.empty():
+                time.sleep(0.001)
+    finally:
+        stop.set()
+        pads.close()
+        fw.close()
+    med, p99 = percentiles(samples)
+    fmed, fp99 = percentiles(floor)
+    print(f"pad controller: press -> ring through the whole path, {presses} presses")
+    print("  (button shim, MicroPython firmware, pty, pyserial backend, grammar, ring command,")
+    print("   firmware render, pixel buffer)")
+    print(f"  median {med * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms")
+    print(f"  floor, a bare pyserial echo over the same pair: median {fmed * 1e3:.2f} ms, "
+          f"p99 {fp99 * 1e3:.2f} ms")
+    print(f"  p99 is {p99 / fp99:.1f}x the echo's (target: p99 under 10 ms and within 3x)")
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], None]] = {
     "rules": lambda a: bench_rules(a.seconds),
     "pads": lambda a: bench_pads(a.presses),
+    "firmware": lambda a: bench_firmware(a.presses),
 }
 
 

@@ -103,6 +103,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                          True if args.progress else None)
 
 
+def cmd_firmware(args: argparse.Namespace) -> int:
+    from .firmware import install
+
+    return install(args.port, args.dry_run)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="table-app", description=__doc__)
     sub = p.add_subparsers(dest="command")
@@ -121,6 +127,13 @@ def build_parser() -> argparse.ArgumentParser:
                    help="random legal actions, or bots that act on what their side knows")
     s.add_argument("--progress", action="store_true", help="show the progress bar")
     s.set_defaults(func=cmd_simulate)
+
+    f = sub.add_parser("firmware", help="the pad controller's firmware")
+    fsub = f.add_subparsers(dest="action", required=True)
+    inst = fsub.add_parser("install", help="copy the firmware onto a Pico (with mpremote)")
+    inst.add_argument("--port", help="the Pico's serial port (default: found by USB id)")
+    inst.add_argument("--dry-run", action="store_true", help="print the mpremote command")
+    inst.set_defaults(func=cmd_firmware)
     return p
 
 

@@ -151,3 +151,40 @@ class GpioRig(Rig):
     def close(self) -> None:
         super().close()
         self.factory.close()
+
+
+class SerialRig(Rig):
+    """The real firmware in MicroPython, over ptys, to the pyserial backend (real time)."""
+
+    name = "serial"
+    real_time = True
+
+    def __init__(self, stuck: float = 1.5, firmware: Any = None) -> None:
+        super().__init__(stuck)
+        from firmware_bridge import fwconfig
+        from firmware_bridge.picosim import Firmware
+        from table_app.pads.serial_pads import SerialPads
+        self.pins = fwconfig.BUTTON_PINS
+        self.fw = firmware or Firmware()
+        self.clock = MonotonicClock()
+        self.backend = SerialPads(12, self.q.put, self.clock, finder=lambda: self.fw.port or None)
+        self._panel()
+        if not self.backend.wait_connected(10):
+            raise RuntimeError("no link to the firmware: " + self.fw.stderr()[-2000:])
+
+    def press(self, seat: int) -> None:
+        self.fw.set_pin(self.pins[seat - 1], 0)
+
+    def release(self, seat: int) -> None:
+        self.fw.set_pin(self.pins[seat - 1], 1)
+
+    def wait(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+    def pump(self) -> list[PadEvent]:
+        time.sleep(0.03)          # the round trip through the firmware
+        return super().pump()
+
+    def close(self) -> None:
+        super().close()
+        self.fw.close()

@@ -1,4 +1,5 @@
-"""The pad contract: the same suite against every backend (fake, simulator, gpiozero).
+"""The pad contract: the same suite against every backend (fake, simulator, gpiozero, and the
+real firmware in MicroPython over a pseudo-terminal to the pyserial backend).
 
 Ring backends move the cursor to the next eligible seat clockwise; the one-LED GPIO backend
 counts (N short presses choose seat N). Everything else is the same for all.
@@ -9,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from pad_rigs import FakeRig, GpioRig, Rig, SimRig
+from pad_rigs import FakeRig, GpioRig, Rig, SerialRig, SimRig
 
 from table_app.pads import (
     Confirmed,
@@ -23,9 +24,10 @@ from table_app.pads import (
 from table_app.pads.rings import Dark, Fault, Pick
 
 
-@pytest.fixture(params=["fake", "sim", "gpio"])
+@pytest.fixture(params=["fake", "sim", "gpio", "serial"])
 def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
-    r: Rig = {"fake": FakeRig, "sim": SimRig, "gpio": GpioRig}[request.param]()
+    r: Rig = {"fake": FakeRig, "sim": SimRig, "gpio": GpioRig,
+              "serial": SerialRig}[request.param]()
     yield r
     r.close()
 

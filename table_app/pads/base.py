@@ -46,6 +46,7 @@ class PadBackend:
         self.sink = sink
         self.clock: Clock = clock or MonotonicClock()
         self.pictures: dict[int, Picture] = {s: Dark() for s in range(1, seats + 1)}
+        self.shown_at: dict[int, float] = dict.fromkeys(self.pictures, 0.0)
         self.shows = 0
 
     def start(self) -> None:
@@ -59,8 +60,13 @@ class PadBackend:
         if self.pictures.get(seat) == picture:
             return
         self.pictures[seat] = picture
+        self.shown_at[seat] = self.clock.now()
         self.shows += 1
         self._show(seat, picture)
+
+    def age(self, seat: int, now: float | None = None) -> float:
+        """Seconds since the seat's picture was shown (what animations count from)."""
+        return (self.clock.now() if now is None else now) - self.shown_at[seat]
 
     def _show(self, seat: int, picture: Picture) -> None:
         pass

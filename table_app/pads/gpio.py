@@ -135,13 +135,13 @@ class GpioPads(PadBackend):
     def refresh(self) -> None:
         now = self.clock.now()
         for seat, led in list(self.leds.items()):
-            level = led_level(self.pictures[seat], now, self.cap)
+            level = led_level(self.pictures[seat], self.age(seat, now), self.cap)
             if abs(led.value - level) > 1e-3:
                 led.value = level
 
     def _show(self, seat: int, picture: Picture) -> None:
         if seat in self.leds:
-            self.leds[seat].value = led_level(picture, self.clock.now(), self.cap)
+            self.leds[seat].value = led_level(picture, 0.0, self.cap)
 
     def close(self) -> None:
         self._stop.set()

@@ -9,27 +9,20 @@ black-as-blue), so a colour-blind player reads them too.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-RGB = tuple[int, int, int]
-OFF: RGB = (0, 0, 0)
+from firmware_bridge import ringdraw as rd
 
-# colours: chosen for a dark room, and to differ in brightness as well as hue
-DIM: RGB = (64, 64, 64)          # an eligible seat
-CURSOR: RGB = (255, 255, 255)    # where the cursor is
-CHOSEN: RGB = (0, 200, 60)       # a confirmed choice
-CANDIDATE: RGB = (90, 60, 0)     # a seat one may vote for
-RED: RGB = (220, 0, 0)
-BLACK_AS: RGB = (40, 60, 255)    # "black" cannot be lit: blue, in a dashed pattern
-COUNTDOWN: RGB = (0, 120, 200)
-FAULT: RGB = (255, 90, 0)
-YES: RGB = (0, 200, 60)
-NO: RGB = (200, 0, 0)
-ROLE: dict[str, RGB] = {
-    "city": (200, 180, 120), "mafia": (40, 60, 255), "yakuza": (200, 0, 160),
-    "maniac": (255, 120, 0), "killer": (255, 120, 0),
-}
+RGB = tuple[int, int, int]
+# the colours live with the one drawing code every backend shares (firmware included)
+OFF: RGB = rd.OFF
+DIM: RGB = rd.DIM
+CURSOR: RGB = rd.CURSOR
+CHOSEN: RGB = rd.CHOSEN
+CANDIDATE: RGB = rd.CANDIDATE
+RED: RGB = rd.RED
+BLACK_AS: RGB = rd.BLACK_AS
+SIDES = ("city", "mafia", "yakuza", "maniac", "killer")
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,69 +88,47 @@ class Fault:
 Picture = Dark | Pick | Vote | YesNo | CheckShown | Countdown | RoleCard | Fault
 
 
-def _blink(t: float, period: float = 0.5) -> bool:
-    return (t % period) < period / 2
-
-
-def render(picture: Picture, t: float = 0.0, seats: int = 12, size: int = 12,
-           rotation: int = 0, cap: float = 1.0) -> list[RGB]:
-    """The ring's pixels at time `t` (for animation), turned by `rotation`, capped."""
-    px: list[RGB] = [OFF] * size
-
-    def seat(s: int, colour: RGB) -> None:
-        if 1 <= s <= size:
-            px[s - 1] = colour
-
+def encode(picture: Picture) -> bytes:
+    """The picture as the few bytes the pad controller is sent (see ringdraw.py)."""
     if isinstance(picture, Pick | Vote):
-        base = DIM if isinstance(picture, Pick) else CANDIDATE
         pool = picture.eligible if isinstance(picture, Pick) else picture.candidates
+        mask = 0
         for s in pool:
-            seat(s, base)
-        if picture.chosen is not None:
-            seat(picture.chosen, CHOSEN)
-        if picture.cursor is not None:
-            seat(picture.cursor, CURSOR)
-    elif isinstance(picture, YesNo):
-        seat(1, YES)
-        seat(2, NO)
-        if picture.chosen is not None:
-            px = [YES if picture.chosen == 1 else NO] * size
-        if picture.cursor is not None:
-            seat(picture.cursor, CURSOR)
-    elif isinstance(picture, CheckShown):
-        if picture.result == "red":
-            px = [RED] * size                                  # solid
-        elif picture.result == "black":
-            px = [BLACK_AS if i % 2 == 0 else OFF for i in range(size)]   # dashed
-        elif picture.result == "detective":
-            px = [CHOSEN] * size                               # solid green: found
-        else:
-            px = [OFF if i % 3 else DIM for i in range(size)]  # sparse: not found
-        seat(picture.target, CURSOR)
-    elif isinstance(picture, Countdown):
-        lit = 0 if picture.total <= 0 else math.ceil(size * max(0.0, picture.left) / picture.total)
-        on = picture.left > 10 or _blink(t)
-        px = [COUNTDOWN if i < lit and on else OFF for i in range(size)]
-    elif isinstance(picture, RoleCard):
-        colour = ROLE.get(picture.side, CURSOR)
-        step = max(1, size // max(1, picture.pattern))
-        px = [colour if i % step == 0 and i // step < picture.pattern else OFF
-              for i in range(size)]
-    elif isinstance(picture, Fault):
-        px = [FAULT if (i % 2 == 0) == _blink(t) else OFF for i in range(size)]
-    if rotation:
-        r = rotation % size
-        px = px[-r:] + px[:-r]
-    if cap < 1.0:
-        px = [(int(r * cap), int(g * cap), int(b * cap)) for r, g, b in px]
-    return px
+            if 1 <= s <= 16:
+                mask |= 1 << (s - 1)
+        kind = rd.PICK if isinstance(picture, Pick) else rd.VOTE
+        return bytes([kind, mask >> 8, mask & 0xFF, _seat(picture.cursor), _seat(picture.chosen)])
+    if isinstance(picture, YesNo):
+        return bytes([rd.YESNO, _seat(picture.cursor), _seat(picture.chosen)])
+    if isinstance(picture, CheckShown):
+        return bytes([rd.CHECK, _seat(picture.target), rd.RESULTS.index(picture.result)])
+    if isinstance(picture, Countdown):
+        left = max(0, min(65535, round(picture.left * 10)))
+        total = max(0, min(65535, round(picture.total * 10)))
+        return bytes([rd.COUNTDOWN, left >> 8, left & 0xFF, total >> 8, total & 0xFF])
+    if isinstance(picture, RoleCard):
+        side = SIDES.index(picture.side) if picture.side in SIDES else 255
+        return bytes([rd.ROLE, side, max(1, min(12, picture.pattern))])
+    if isinstance(picture, Fault):
+        return bytes([rd.FAULT])
+    return bytes([rd.DARK])
+
+
+def _seat(s: int | None) -> int:
+    return s if s is not None and 0 < s < 256 else 0
+
+
+def render(picture: Picture, t: float = 0.0, size: int = 12, rotation: int = 0,
+           cap: float = 1.0) -> list[RGB]:
+    """The ring's pixels `t` seconds after the picture was shown, turned by `rotation`."""
+    return rd.render(encode(picture), t, size, rotation, cap)
 
 
 def led_level(picture: Picture, t: float = 0.0, cap: float = 1.0) -> float:
-    """A one-LED pad's brightness at time `t`: the counting grammar's picture of a ring.
+    """A one-LED pad's brightness `t` seconds after the picture was shown.
 
     A cursor on seat N blinks N times then pauses; a confirmed choice is steady; a red check
-    is steady, a black one fast-blinking; a countdown glows while time is left.
+    is steady, a black one fast-blinking; a countdown glows, blinking its last 10 s.
     """
     level = 0.0
     if isinstance(picture, Pick | Vote | YesNo):
@@ -168,13 +139,15 @@ def led_level(picture: Picture, t: float = 0.0, cap: float = 1.0) -> float:
         else:
             level = 0.1                 # asked, nothing chosen yet: a faint glow
     elif isinstance(picture, CheckShown):
-        level = 1.0 if picture.result in ("red", "detective") else (1.0 if _blink(t, 0.2) else 0)
+        level = 1.0 if picture.result in ("red", "detective") else (
+            1.0 if rd.blink(t, 0.2) else 0.0)
     elif isinstance(picture, Countdown):
-        level = 0.3 if picture.left > 10 else (0.3 if _blink(t) else 0.0)
+        left = picture.left - t
+        level = 0.0 if left <= 0 else (0.3 if left > 10 or rd.blink(t) else 0.0)
     elif isinstance(picture, RoleCard):
         level = 1.0 if _count_phase(picture.pattern, t) else 0.0
     elif isinstance(picture, Fault):
-        level = 1.0 if _blink(t, 0.2) else 0.0
+        level = 1.0 if rd.blink(t, 0.2) else 0.0
     return level * cap
 
 

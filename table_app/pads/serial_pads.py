@@ -1,9 +1,32 @@
-"""The pad controller (a Raspberry Pi Pico) over USB serial: finding it."""
+"""The pad controller (a Raspberry Pi Pico) over USB serial, with pyserial.
+
+A `serial.threaded.ReaderThread` parses frames and puts pad edges on the app's queue (it also
+answers acknowledgements: protocol work, never a call into the rules). A supervisor thread
+opens the port (a configured `/dev/serial/by-id/...` path, or the Pico found by its USB id),
+greets the controller and checks its versions, resends what was not acknowledged, beats the
+heartbeat, notices silence or an unplugged cable, reconnects with backoff and then sends the
+whole ring state again. Connects, disconnects and protocol errors reach the app as `PadLink`
+events; bad and resent frames are counted.
+"""
 
 from __future__ import annotations
 
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from firmware_bridge import padlink as pl
+
+from ..clock import Clock
+from .base import PadBackend, Sink
+from .events import PadEdge, PadLink
+from .rings import Picture, encode
+
 #: The Raspberry Pi Pico's USB vendor id (MicroPython's CDC serial port).
 PICO_VID = 0x2E8A
+RING = 12
 
 
 def find_pico() -> str | None:
@@ -16,3 +39,256 @@ def find_pico() -> str | None:
         if port.vid == PICO_VID:
             return str(port.device)
     return None
+
+
+class _Link:
+    """What the reader thread shares with the supervisor (guarded by `lock`)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.sender = pl.Sender(limit=256)
+        self.receiver = pl.Receiver()
+        self.hello: bytes | None = None
+        self.hello_seen = threading.Event()
+        self.last_rx = 0.0
+        self.offsets: deque[tuple[float, float]] = deque()
+        self.pad_stats = (0, 0, 0)
+
+
+class SerialPads(PadBackend):
+    """Pads behind the pad controller, over a serial port."""
+
+    name = "serial"
+
+    def __init__(self, seats: int, sink: Sink, clock: Clock | None = None,
+                 port: str | None = None, finder: Callable[[], str | None] | None = None,
+                 beat: float = 0.4, silence: float = 1.5, backoff: tuple[float, ...] = (
+                     0.2, 0.5, 1.0, 2.0, 5.0), cap: int = 255, budget_ma: int = 1500) -> None:
+        super().__init__(seats, sink, clock)
+        self.port = port
+        self.finder = finder or (lambda: self.port or find_pico())
+        self.beat = beat
+        self.silence = silence
+        self.backoff = backoff
+        self.cap = cap
+        self.budget_ma = budget_ma
+        self.link = _Link()
+        self.reader: Any = None
+        self.connected = threading.Event()
+        self.error: str | None = None
+        self.firmware: str | None = None
+        self.stats = {"bad_frames": 0, "resends": 0, "connects": 0, "disconnects": 0,
+                      "pad_bad_frames": 0, "pad_resends": 0, "pad_dropped": 0}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._decoder: pl.Decoder | None = None
+
+    # -- life ----------------------------------------------------------------------------
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._supervise, name="pad-link", daemon=True)
+        self._thread.start()
+
+    def wait_connected(self, timeout: float = 5.0) -> bool:
+        return self.connected.wait(timeout)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=3)
+        self._drop_reader()
+
+    def set_brightness(self, cap: int) -> None:
+        """The night's brightness cap (0-255), sent to the controller."""
+        self.cap = max(0, min(255, cap))
+        with self.link.lock:
+            self.link.sender.add(pl.BRIGHT, bytes([self.cap]) + pl.p16(self.budget_ma))
+
+    def _show(self, seat: int, picture: Picture) -> None:
+        if self.connected.is_set():
+            self._queue_show(seat, picture)
+
+    def _queue_show(self, seat: int, picture: Picture) -> None:
+        with self.link.lock:
+            self.link.sender.add(pl.SHOW, bytes([seat]) + encode(picture), tag=seat)
+        self._send_due()              # now, not at the supervisor's next turn
+
+    # -- the supervisor ------------------------------------------------------------------
+    def _supervise(self) -> None:
+        attempt = 0
+        while not self._stop.is_set():
+            port = self.finder()
+            ok = port is not None and self._connect(port)
+            if ok:
+                attempt = 0
+                self._serve()
+                self._drop_reader()
+                if self.connected.is_set():
+                    self.connected.clear()
+                    self.stats["disconnects"] += 1
+                    self.sink(PadLink(0, False, "pad controller disconnected", self.clock.now()))
+            else:
+                self._drop_reader()
+            if self._stop.is_set():
+                break
+            delay = self.backoff[min(attempt, len(self.backoff) - 1)]
+            if self.error and "mismatch" in self.error:
+                delay = self.backoff[-1]
+            attempt += 1
+            self._stop.wait(delay)
+
+    def _connect(self, port: str) -> bool:
+        import serial
+        import serial.threaded
+
+        try:
+            ser = serial.serial_for_url(port, baudrate=115200, timeout=0.2)
+        except (serial.SerialException, OSError, ValueError):
+            return False
+        link = self.link
+        with link.lock:
+            link.sender.clear()
+            link.receiver.reset()
+            link.hello = None
+            link.hello_seen.clear()
+            link.offsets.clear()
+            link.last_rx = self.clock.now()
+        self._decoder = pl.Decoder()
+        owner = self
+
+        class Proto(serial.threaded.Protocol):  # type: ignore[misc]
+            def data_received(self, data: bytes) -> None:
+                owner._received(data)
+
+            def connection_lost(self, exc: BaseException | None) -> None:
+                pass        # an unplugged cable: the supervisor sees the reader stop
+
+        reader = serial.threaded.ReaderThread(ser, Proto)
+        reader.daemon = True
+        reader.start()
+        self.reader = reader
+        with link.lock:
+            link.sender.add(pl.HELLO, bytes([pl.PROTOCOL]))
+        deadline = self.clock.now() + 2.0
+        while not link.hello_seen.is_set():
+            if self._stop.is_set() or not reader.alive or self.clock.now() > deadline:
+                return False
+            self._send_due()
+            link.hello_seen.wait(0.01)
+        return self._check_hello()
+
+    def _check_hello(self) -> bool:
+        hello = self.link.hello or b""
+        now = self.clock.now()
+        if len(hello) < 3:
+            self.error = "pad controller: a malformed hello"
+        elif hello[0] != pl.PROTOCOL:
+            self.error = (f"protocol mismatch: the pad controller speaks protocol {hello[0]}, "
+                          f"this app {pl.PROTOCOL}: install the matching firmware "
+                          f"(table-app firmware install)")
+        elif hello[1] != self.seats or hello[2] != RING:
+            self.error = (f"seat count mismatch: the pad controller has {hello[1]} pads of "
+                          f"{hello[2]} pixels, the game needs {self.seats} of {RING}")
+        else:
+            self.error = None
+            self.firmware = hello[3:].decode("utf-8", "replace")
+            self.stats["connects"] += 1
+            self.connected.set()
+            # the whole ring state again: the controller may have been reset or dark
+            with self.link.lock:
+                self.link.sender.add(pl.BRIGHT, bytes([self.cap]) + pl.p16(self.budget_ma))
+            for seat in range(1, self.seats + 1):
+                self._queue_show(seat, self.pictures[seat])
+            self.sink(PadLink(0, True, f"pad controller {self.firmware} connected", now))
+            return True
+        self.sink(PadLink(0, False, self.error, now))
+        return False
+
+    def _serve(self) -> None:
+        last_beat = 0.0
+        while not self._stop.is_set() and self.reader is not None and self.reader.alive:
+            now = self.clock.now()
+            if now - last_beat >= self.beat:
+                last_beat = now
+                self._write(pl.frame(pl.BEAT, 0))
+            if now - self.link.last_rx > self.silence:
+                return                    # the controller fell silent: start again
+            self._send_due()
+            time.sleep(0.002)
+
+    def _send_due(self) -> None:
+        with self.link.lock:
+            before = self.link.sender.resends
+            data = self.link.sender.due(int(self.clock.now() * 1000))
+            self.stats["resends"] += self.link.sender.resends - before
+        if data is not None:
+            self._write(data)
+
+    def _write(self, data: bytes) -> None:
+        reader = self.reader
+        if reader is None:
+            return
+        try:
+            reader.write(data)
+        except Exception:      # the port vanished under us; the supervisor will notice
+            pass
+
+    def _drop_reader(self) -> None:
+        reader, self.reader = self.reader, None
+        if reader is not None:
+            try:
+                reader.stop()
+            except Exception:
+                pass
+            try:
+                reader.serial.close()
+            except Exception:
+                pass
+
+    # -- the reader thread: parse, answer acks, queue edges ------------------------------
+    def _received(self, data: bytes) -> None:
+        dec = self._decoder
+        if dec is None:
+            return
+        before = dec.bad
+        frames = dec.feed(data)
+        now = self.clock.now()
+        link = self.link
+        with link.lock:
+            self.stats["bad_frames"] += dec.bad - before
+            if frames:
+                link.last_rx = now
+            for kind, seq, body in frames:
+                if kind == pl.ACK and body:
+                    if link.sender.ack(body[0]):
+                        nxt = link.sender.due(int(now * 1000))
+                        if nxt is not None:
+                            self._write(nxt)     # the next queued frame, without waiting
+                elif kind == pl.BEAT and len(body) >= 4:
+                    self._offset(now, pl.u32(body, 0))
+                elif kind == pl.HELLO_REPLY:
+                    link.hello = bytes(body)
+                    link.hello_seen.set()
+                elif kind == pl.STATS and len(body) >= 6:
+                    self.stats["pad_bad_frames"] = pl.u16(body, 0)
+                    self.stats["pad_resends"] = pl.u16(body, 2)
+                    self.stats["pad_dropped"] = pl.u16(body, 4)
+                elif kind == pl.EDGE and seq:
+                    self._write(pl.frame(pl.ACK, 0, bytes([seq])))
+                    if len(body) >= 6 and link.receiver.fresh(seq) and 1 <= body[0] <= self.seats:
+                        t = self._pad_time(now, pl.u32(body, 2))
+                        self.sink(PadEdge(body[0], bool(body[1]), t))
+
+    def _offset(self, now: float, pad_ms: int) -> None:
+        # host time minus pad time; the smallest recent sample had the least delay
+        offsets = self.link.offsets
+        offsets.append((now, now - pad_ms / 1000))
+        while offsets and now - offsets[0][0] > 10:
+            offsets.popleft()
+
+    def _pad_time(self, now: float, pad_ms: int) -> float:
+        offsets = self.link.offsets
+        if not offsets:
+            return now
+        t = pad_ms / 1000 + min(o for _, o in offsets)
+        return min(t, now)
+

@@ -1,0 +1,190 @@
+# The pad controller's firmware: scans the buttons, talks to the Pi, draws the rings.
+# MicroPython for a Raspberry Pi Pico. The hardware comes from `machine` and `neopixel`
+# (shimmed in the tests, so this same file runs in a real MicroPython interpreter there).
+
+import sys
+import time
+
+import select
+from machine import WDT, Pin
+from neopixel import NeoPixel
+
+import fwconfig as cfg
+import padlink as pl
+import ringdraw as rd
+
+try:
+    PROTOCOL = cfg.PROTOCOL          # a test may pretend to be another firmware
+except AttributeError:
+    PROTOCOL = pl.PROTOCOL
+
+ticks_ms = time.ticks_ms
+ticks_diff = time.ticks_diff
+
+
+class Controller:
+    def __init__(self, link_in, link_out):
+        self.link_in = link_in
+        self.link_out = link_out
+        self.poller = select.poll()
+        self.poller.register(link_in, select.POLLIN)
+        self.buttons = [Pin(p, Pin.IN, Pin.PULL_UP) for p in cfg.BUTTON_PINS]
+        self.down = [False] * cfg.SEATS
+        self.lock_until = [0] * cfg.SEATS
+        self.np = NeoPixel(Pin(cfg.PIXEL_PIN, Pin.OUT), cfg.SEATS * cfg.RING)
+        self.pics = [bytes([rd.DARK])] * cfg.SEATS
+        self.shown_at = [0] * cfg.SEATS
+        self.stale = [True] * cfg.SEATS          # rings whose pixels must be worked out again
+        self.px = [[(0, 0, 0)] * cfg.RING for _ in range(cfg.SEATS)]
+        self.scale = 1.0
+        self.blanked = True
+        self.cap = 255
+        self.budget = cfg.BUDGET_MA
+        self.sender = pl.Sender()
+        self.receiver = pl.Receiver()
+        self.decoder = pl.Decoder()
+        now = ticks_ms()
+        self.last_host = now
+        self.host_alive = False
+        self.last_beat = now
+        self.last_frame = now
+        self.dirty = True
+        self.wdt = WDT(timeout=cfg.WATCHDOG_MS)
+
+    # -- buttons --------------------------------------------------------------------------
+    def scan(self, now):
+        # eager debouncing: the first edge counts at once, its bounces are locked out
+        for i in range(cfg.SEATS):
+            pressed = self.buttons[i].value() == 0
+            if pressed != self.down[i] and ticks_diff(now, self.lock_until[i]) >= 0:
+                self.down[i] = pressed
+                self.lock_until[i] = now + cfg.DEBOUNCE_MS
+                self.sender.add(pl.EDGE, bytes([i + 1, 1 if pressed else 0]) + pl.p32(now))
+
+    # -- the link -------------------------------------------------------------------------
+    def write(self, data):
+        try:
+            self.link_out.write(data)
+        except OSError:
+            pass                 # nobody listening: the Pi will resend what matters
+
+    def read(self, now):
+        n = 0
+        while n < 256 and self.poller.poll(0):
+            try:
+                b = self.link_in.read(1)
+            except OSError:
+                return
+            if not b:
+                return
+            n += 1
+            for kind, seq, body in self.decoder.feed(b):
+                self.handle(kind, seq, body, now)
+
+    def handle(self, kind, seq, body, now):
+        self.last_host = now
+        if not self.host_alive:
+            self.host_alive = True
+            self.dirty = True
+        if kind == pl.ACK:
+            if body:
+                self.sender.ack(body[0])
+            return
+        if kind == pl.BEAT or not seq:
+            return
+        self.write(pl.frame(pl.ACK, 0, bytes([seq])))
+        if kind == pl.HELLO:
+            # a new session: forget the last seq taken, answer who we are
+            self.receiver.reset()
+            self.receiver.fresh(seq)
+            self.sender.restart()
+            self.write(pl.frame(pl.HELLO_REPLY, 0,
+                                bytes([PROTOCOL, cfg.SEATS, cfg.RING]) + cfg.FIRMWARE.encode()))
+            return
+        if not self.receiver.fresh(seq):
+            return               # a resend of what was already done
+        if kind == pl.SHOW and len(body) >= 2 and 1 <= body[0] <= cfg.SEATS:
+            self.pics[body[0] - 1] = bytes(body[1:])
+            self.shown_at[body[0] - 1] = now
+            self.stale[body[0] - 1] = True
+            self.dirty = True
+        elif kind == pl.BRIGHT and len(body) >= 3:
+            self.cap = body[0]
+            self.budget = pl.u16(body, 1)
+            self.stale = [True] * cfg.SEATS
+            self.dirty = True
+
+    def pump(self, now):
+        frame = self.sender.due(now)
+        if frame is not None:
+            self.write(frame)
+        if ticks_diff(now, self.last_beat) >= cfg.BEAT_MS:
+            self.last_beat = now
+            self.write(pl.frame(pl.BEAT, 0, pl.p32(now)))
+            stats = pl.p16(self.decoder.bad & 0xFFFF) + pl.p16(self.sender.resends & 0xFFFF)
+            self.write(pl.frame(pl.STATS, 0, stats + pl.p16(self.sender.dropped & 0xFFFF)))
+
+    # -- the rings ------------------------------------------------------------------------
+    def render(self, now):
+        np = self.np
+        ring = cfg.RING
+        if not self.host_alive:
+            for i in range(cfg.SEATS * ring):
+                np[i] = (0, 0, 0)           # a table without its Pi shows no secret
+            np.write()
+            self.blanked = True
+            return
+        cap = self.cap / 255
+        total = 0
+        changed = []
+        for s in range(cfg.SEATS):
+            # only the rings that changed or move by themselves are worked out again
+            if self.stale[s] or rd.animated(self.pics[s]):
+                t = ticks_diff(now, self.shown_at[s]) / 1000
+                self.px[s] = rd.render(self.pics[s], t, ring, 0, cap)
+                self.stale[s] = False
+                changed.append(s)
+            for c in self.px[s]:
+                total += c[0] + c[1] + c[2]
+        scale = rd.budget_scale(total, self.budget)
+        if scale != self.scale or self.blanked:
+            changed = range(cfg.SEATS)          # every pixel moves: write them all
+        self.scale = scale
+        self.blanked = False
+        for s in changed:
+            base = s * ring
+            px = self.px[s]
+            for k in range(ring):
+                c = px[k]
+                if scale < 1.0:
+                    c = (int(c[0] * scale), int(c[1] * scale), int(c[2] * scale))
+                np[base + k] = c
+        np.write()
+
+    def step(self):
+        now = ticks_ms()
+        self.wdt.feed()
+        self.scan(now)
+        self.read(now)
+        if self.host_alive and ticks_diff(now, self.last_host) > cfg.HOST_TIMEOUT_MS:
+            self.host_alive = False
+            self.dirty = True
+        self.pump(now)
+        # a new picture is drawn at once; animations are redrawn every FRAME_MS
+        if self.dirty or (ticks_diff(now, self.last_frame) >= cfg.FRAME_MS
+                          and any(rd.animated(p) for p in self.pics)):
+            self.last_frame = now
+            self.dirty = False
+            self.render(now)
+
+
+def run():
+    try:
+        import micropython
+        micropython.kbd_intr(-1)        # a 0x03 on the link is data, not Ctrl-C
+    except (ImportError, AttributeError):
+        pass
+    c = Controller(sys.stdin.buffer, sys.stdout.buffer)
+    while True:
+        c.step()
+        time.sleep_us(50)               # the loop runs well over 1 kHz

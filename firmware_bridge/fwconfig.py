@@ -1,0 +1,13 @@
+# The pad controller's settings. Copied to the Pico with the firmware; a club edits it there.
+
+FIRMWARE = "0.1.0"
+SEATS = 12
+RING = 12                    # pixels per ring; 12 rings are chained on one data pin
+BUTTON_PINS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)   # GP numbers; button to ground
+PIXEL_PIN = 16               # WS2812 data in (through a 330 ohm resistor)
+DEBOUNCE_MS = 20             # after an edge is taken, the bounces are ignored this long
+BEAT_MS = 400                # the pad says it is alive this often
+HOST_TIMEOUT_MS = 1500       # the Pi silent this long: every ring goes dark
+BUDGET_MA = 1500             # the most current all rings together may draw
+FRAME_MS = 20                # animations are redrawn this often
+WATCHDOG_MS = 2000           # the hardware watchdog resets a hung controller

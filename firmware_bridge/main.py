@@ -1,0 +1,4 @@
+# Runs at power-up on the Pico.
+import controller
+
+controller.run()

@@ -1,0 +1,203 @@
+# The wire protocol between the Pi and the pad controller (see PROTOCOL.md).
+# Runs unchanged under CPython and MicroPython: no typing, no dataclasses, only bytes.
+
+PROTOCOL = 1
+
+HELLO = 1        # Pi -> pad   reliable   [protocol]
+HELLO_REPLY = 2  # pad -> Pi              [protocol, seats, ring size, firmware version...]
+ACK = 3          # both                   [acknowledged seq]
+BEAT = 4         # both                   heartbeat, empty
+EDGE = 5         # pad -> Pi  reliable    [seat, pressed, t_ms (4 bytes)]
+SHOW = 6         # Pi -> pad  reliable    [seat, picture bytes (ringdraw.py)]
+BRIGHT = 7       # Pi -> pad  reliable    [cap 0-255, budget mA (2 bytes)]
+STATS = 8        # pad -> Pi              [bad frames (2), resends (2), dropped edges (2)]
+
+MAX_FRAME = 64   # bytes of payload; a longer run is noise
+RESEND_MS = 30   # an unacknowledged reliable frame is sent again after this
+
+
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF)."""
+    for b in data:
+        crc ^= b << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
+            crc &= 0xFFFF
+    return crc
+
+
+def cobs_encode(data):
+    """COBS: the frame with no zero byte in it, so 0x00 can end every frame."""
+    out = bytearray()
+    block = bytearray()
+    for b in data:
+        if b == 0:
+            out.append(len(block) + 1)
+            out += block
+            block = bytearray()
+        else:
+            block.append(b)
+            if len(block) == 254:
+                out.append(255)
+                out += block
+                block = bytearray()
+    out.append(len(block) + 1)
+    out += block
+    return bytes(out)
+
+
+def cobs_decode(data):
+    """The inverse of cobs_encode; None if the bytes are not valid COBS."""
+    out = bytearray()
+    i = 0
+    n = len(data)
+    while i < n:
+        code = data[i]
+        end = i + code
+        if code == 0 or end > n:
+            return None
+        if end > n:
+            return None
+        out += data[i + 1:end]
+        i = end
+        if code != 255 and i < n:
+            out.append(0)
+    return bytes(out)
+
+
+def frame(kind, seq, body=b""):
+    """One frame on the wire: COBS(kind, seq, body, crc) and a 0x00."""
+    payload = bytes([kind, seq]) + bytes(body)
+    c = crc16(payload)
+    return cobs_encode(payload + bytes([c >> 8, c & 0xFF])) + b"\x00"
+
+
+class Decoder:
+    """Bytes in (any split, any noise), whole checked frames out; errors are counted."""
+
+    def __init__(self):
+        self.buf = bytearray()
+        self.bad = 0          # frames dropped: bad COBS, bad CRC, too short, too long
+        self.overflow = False
+
+    def feed(self, data):
+        """Take bytes; return a list of (kind, seq, body)."""
+        out = []
+        for b in data:
+            if b != 0:
+                if len(self.buf) < MAX_FRAME + 8:
+                    self.buf.append(b)
+                else:
+                    self.overflow = True
+                continue
+            if self.overflow:
+                self.bad += 1
+            elif self.buf:
+                got = self._check(bytes(self.buf))
+                if got is None:
+                    self.bad += 1
+                else:
+                    out.append(got)
+            self.buf = bytearray()
+            self.overflow = False
+        return out
+
+    def _check(self, raw):
+        data = cobs_decode(raw)
+        if data is None or len(data) < 4:
+            return None
+        payload = data[:-2]
+        if crc16(payload) != (data[-2] << 8) | data[-1]:
+            return None
+        return payload[0], payload[1], payload[2:]
+
+
+class Sender:
+    """Reliable frames of one side: sequence numbers, in-order delivery, resend until acked.
+
+    Frames are kept in order; only the oldest is in flight, so the other side sees them in
+    the order they were made (a press is never overtaken by its release).
+    """
+
+    def __init__(self, limit=64):
+        self.seq = 0
+        self.queue = []       # [seq, frame bytes, last sent ms or None, tag]
+        self.limit = limit
+        self.dropped = 0
+        self.resends = 0
+
+    def add(self, kind, body, tag=None):
+        """Queue a reliable frame. A `tag` (say, a seat's ring) replaces an older frame with
+        the same tag that is not on the wire yet: only the latest picture matters."""
+        if tag is not None:
+            self.queue = [e for i, e in enumerate(self.queue) if i == 0 or e[3] != tag]
+        self.seq = self.seq % 255 + 1          # 1..255; 0 means 'not reliable'
+        if len(self.queue) >= self.limit:
+            self.queue.pop(0)
+            self.dropped += 1
+        self.queue.append([self.seq, frame(kind, self.seq, body), None, tag])
+        return self.seq
+
+    def ack(self, seq):
+        if self.queue and self.queue[0][0] == seq:
+            self.queue.pop(0)
+            return True
+        return False
+
+    def due(self, now_ms):
+        """The frame to send now, if any (the head, first time or after RESEND_MS)."""
+        if not self.queue:
+            return None
+        head = self.queue[0]
+        if head[2] is None or _diff(now_ms, head[2]) >= RESEND_MS:
+            if head[2] is not None:
+                self.resends += 1
+            head[2] = now_ms
+            return head[1]
+        return None
+
+    def restart(self):
+        """The link came back: send the head again at once."""
+        if self.queue:
+            self.queue[0][2] = None
+
+    def clear(self):
+        self.queue = []
+
+
+class Receiver:
+    """Which reliable frames were already taken (a resend whose ack was lost is not new)."""
+
+    def __init__(self):
+        self.last = 0
+
+    def fresh(self, seq):
+        if seq == self.last:
+            return False
+        self.last = seq
+        return True
+
+    def reset(self):
+        self.last = 0
+
+
+def _diff(a, b):
+    # ms clocks wrap on the Pico (ticks_ms); both sides only ever compare small spans
+    d = (a - b) & 0x3FFFFFFF
+    return d if d < 0x20000000 else d - 0x40000000
+
+
+def u16(b, i):
+    return (b[i] << 8) | b[i + 1]
+
+
+def u32(b, i):
+    return (b[i] << 24) | (b[i + 1] << 16) | (b[i + 2] << 8) | b[i + 3]
+
+
+def p16(v):
+    return bytes([(v >> 8) & 0xFF, v & 0xFF])
+
+
+def p32(v):
+    return bytes([(v >> 24) & 0xFF, (v >> 16) & 0xFF, (v >> 8) & 0xFF, v & 0xFF])

