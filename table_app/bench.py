@@ -165,10 +165,31 @@ def bench_firmware(presses: int) -> None:
     print(f"  p99 is {p99 / fp99:.1f}x the echo's (target: p99 under 10 ms and within 3x)")
 
 
+def bench_sound() -> None:
+    """Starting the mixer and loading one language's whole catalogue (target: under 1 s)."""
+    import os
+    import subprocess
+    import sys
+
+    print("sound: mixer start + every clip and timer sound of one language")
+    for lang in ("ka", "en", "uz", "ru"):
+        # a fresh process each time: nothing cached, as when the Pi boots
+        code = ("import time; t = time.perf_counter()\n"
+                "from table_app.sound import SoundBoard\n"
+                f"b = SoundBoard({lang!r}); ok = b.start()\n"
+                "print(ok, len(b.cache), time.perf_counter() - t)\n")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             env={**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"},
+                             check=True).stdout.split()
+        print(f"  {lang}: {float(out[2]) * 1000:6.0f} ms for {out[1]} sounds "
+              f"(device {'open' if out[0] == 'True' else 'missing'}; target < 1000 ms)")
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], None]] = {
     "rules": lambda a: bench_rules(a.seconds),
     "pads": lambda a: bench_pads(a.presses),
     "firmware": lambda a: bench_firmware(a.presses),
+    "sound": lambda a: bench_sound(),
 }
 
 

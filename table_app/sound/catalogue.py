@@ -1,0 +1,37 @@
+"""The narration catalogue: clip ids and their text in ka, en, uz and ru."""
+
+from __future__ import annotations
+
+import tomllib
+from functools import cache
+from importlib import resources
+
+LANGS = ("ka", "en", "uz", "ru")
+MAX_NUMBER = 30
+#: Timer sounds: a soft tick for the last 10 s, a warning, the buzzer at zero, and the one
+#: chime every night window opens and closes with, whoever wakes.
+TIMER_SOUNDS = ("tick", "warning", "buzzer", "chime")
+
+
+def num(n: int) -> str:
+    """The clip id of a number (seat numbers and vote counts, 0 to 30)."""
+    return f"num_{n}"
+
+
+@cache
+def catalogue() -> dict[str, dict[str, str]]:
+    """Every clip id -> {language: text}, numbers included."""
+    text = resources.files(__package__).joinpath("catalogue.toml").read_text("utf-8")
+    data: dict[str, dict[str, str]] = {k: dict(v) for k, v in tomllib.loads(text).items()}
+    for n in range(MAX_NUMBER + 1):
+        data[num(n)] = dict.fromkeys(LANGS, str(n))   # espeak-ng says digits in each language
+    for clip, texts in data.items():
+        missing = [lang for lang in LANGS if not texts.get(lang)]
+        if missing:
+            raise ValueError(f"catalogue: clip '{clip}' has no text in {', '.join(missing)}")
+    return data
+
+
+def text(clip: str, lang: str) -> str | None:
+    entry = catalogue().get(clip)
+    return None if entry is None else entry.get(lang) or entry.get("en")

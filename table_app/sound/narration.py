@@ -1,0 +1,74 @@
+"""What the host says for each effect of the rules, as lists of clip ids.
+
+Only public effects are ever spoken. A night window's wake-up and sleep are said the same
+whether its roles are alive or not; checks, choices and role changes are never said; night
+deaths wait for the morning.
+"""
+
+from __future__ import annotations
+
+from ..rules import effects as E
+from .catalogue import num
+
+Line = list[str]
+
+
+class Narrator:
+    """Turns effects into spoken lines, keeping what must wait for the morning."""
+
+    def __init__(self) -> None:
+        self.night = False
+        self.reveal: dict[int, str] = {}
+
+    def lines(self, fx: E.Effect) -> list[Line]:
+        if fx.audience != E.PUBLIC:
+            return []                     # secret: never spoken
+        if isinstance(fx, E.PhaseBegins):
+            self.night = fx.phase == "night"
+            return [["city_sleeps"]] if self.night else [["city_wakes"]]
+        if isinstance(fx, E.Wake):
+            return [[f"wake_{fx.window}"]]
+        if isinstance(fx, E.Sleep):
+            return [[f"sleep_{fx.window}"]]
+        if isinstance(fx, E.Eliminated):
+            if self.night:
+                if fx.role:
+                    self.reveal[fx.seat] = fx.role
+                return []                 # said in the morning, with the others
+            if fx.by == "disqualified":
+                return [["player", num(fx.seat), "disqualified"]]
+            return [self._leaves(fx.seat, fx.role)]
+        if isinstance(fx, E.Morning):
+            out = [self._leaves(s, self.reveal.pop(s, None)) for s in fx.left]
+            if not fx.left:
+                out.append(["morning_nobody"])
+            if fx.critical_fouls:
+                out.append(["critical_fouls", num(fx.critical_fouls)])
+            return out
+        if isinstance(fx, E.Speech):
+            return [["speech_of" if fx.kind == "speech" else "defence_of", num(fx.seat)]]
+        if isinstance(fx, E.Nominated):
+            return [["nomination_accepted", num(fx.target)]]
+        if isinstance(fx, E.NomineesAnnounced):
+            return [["nominees_are", *(num(s) for s in fx.nominees)]]
+        if isinstance(fx, E.VoteOpens):
+            return [[{"vote": "vote_now", "revote": "revote_now",
+                      "removeall": "removeall_question"}[fx.kind]]]
+        if isinstance(fx, E.VoteTotals):
+            if fx.kind == "removeall":
+                return [["yes_votes", num(fx.totals[0][1])]]
+            return [["player", num(s), "got", num(n), "votes"] for s, n in fx.totals]
+        if isinstance(fx, E.TakeAwaited):
+            return [["sorcerer_chooses"]]
+        if isinstance(fx, E.FoulGiven):
+            return [["foul", num(fx.seat)]]
+        if isinstance(fx, E.GameOver):
+            return [[f"win_{fx.winner}"]]
+        return []
+
+    @staticmethod
+    def _leaves(seat: int, role: str | None) -> Line:
+        line = ["player", num(seat), "leaves_game"]
+        if role:
+            line += ["role_was", f"role_{role}"]
+        return line

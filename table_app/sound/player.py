@@ -1,0 +1,180 @@
+"""Playback through pygame's mixer: one reserved channel for the voice, one for timers.
+
+A tick never cuts a sentence (they have their own channels); narration waits in a queue and
+the app's loop feeds it (`update`). Clips are looked up in a club's voice pack first, then in
+the rendered catalogue for the language, then in English (with a warning), and last as text
+for the host's screen (with a warning): a missing clip never stops a game. No audio device
+means a warning and a silent game.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from .catalogue import LANGS, TIMER_SOUNDS, catalogue, text
+
+SOUNDS = Path(__file__).resolve().parents[2] / "sounds"
+log = logging.getLogger(__name__)
+
+
+class SoundBoard:
+    """The table's voice and its timer sounds."""
+
+    def __init__(self, lang: str = "en", volume: float = 0.9, timer_volume: float = 0.6,
+                 voice_pack: str | Path | None = None, sounds: Path = SOUNDS) -> None:
+        if lang not in LANGS:
+            raise ValueError(f"unknown language '{lang}' (one of {', '.join(LANGS)})")
+        self.lang = lang
+        self.volume = volume
+        self.timer_volume = timer_volume
+        self.voice_pack = Path(voice_pack) if voice_pack else None
+        self.sounds = sounds
+        self.enabled = False
+        self.warnings: list[str] = []
+        self.captions: list[str] = []          # what was said, as text, for the host screen
+        self.queue: deque[Any] = deque()
+        self.cache: dict[str, Any] = {}
+        self.spoken: list[str] = []            # clip ids in the order they were sent out
+        self._mixer: Any = None
+        self._voice: Any = None
+        self._timer: Any = None
+        self._paused = False
+
+    # -- life ----------------------------------------------------------------------------
+    def start(self, preload: bool = True) -> bool:
+        """Open the audio device; False (and a warning) when there is none."""
+        try:
+            import pygame
+            pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
+            pygame.mixer.set_num_channels(8)
+            pygame.mixer.set_reserved(2)
+        except Exception as exc:          # no device, no driver: play a silent game
+            self._warn(f"no audio device ({exc}): the game goes on in silence")
+            return False
+        self._mixer = pygame.mixer
+        self._voice = pygame.mixer.Channel(0)
+        self._timer = pygame.mixer.Channel(1)
+        self._voice.set_volume(self.volume)
+        self._timer.set_volume(self.timer_volume)
+        self.enabled = True
+        if preload:
+            self.load_all()
+        return True
+
+    def stop(self) -> None:
+        if self.enabled and self._mixer is not None:
+            self._mixer.quit()
+        self.enabled = False
+
+    def load_all(self) -> int:
+        """Load every clip of the language and every timer sound (so no game waits on disk)."""
+        n = 0
+        for clip in catalogue():
+            if self._sound(clip) is not None:
+                n += 1
+        for name in TIMER_SOUNDS:
+            if self._timer_sound(name) is not None:
+                n += 1
+        return n
+
+    # -- lookup --------------------------------------------------------------------------
+    def path(self, clip: str) -> Path | None:
+        """Where a clip comes from: the voice pack, the language, English; None if nowhere."""
+        if self.voice_pack is not None:
+            for ext in (".ogg", ".wav"):
+                p = self.voice_pack / f"{clip}{ext}"
+                if p.exists():
+                    return p
+        p = self.sounds / self.lang / f"{clip}.ogg"
+        if p.exists():
+            return p
+        p = self.sounds / "en" / f"{clip}.ogg"
+        if p.exists():
+            self._warn(f"clip '{clip}' is missing in '{self.lang}': said in English")
+            return p
+        return None
+
+    def _sound(self, clip: str) -> Any:
+        if clip in self.cache:
+            return self.cache[clip]
+        sound = None
+        p = self.path(clip)
+        if p is not None and self.enabled:
+            try:
+                sound = self._mixer.Sound(str(p))
+            except Exception as exc:          # a broken file in a voice pack
+                self._warn(f"clip '{clip}' at {p} cannot be played ({exc})")
+        self.cache[clip] = sound
+        return sound
+
+    def _timer_sound(self, name: str) -> Any:
+        key = f"timer:{name}"
+        if key not in self.cache:
+            sound = None
+            for p in ([self.voice_pack / f"{name}.ogg"] if self.voice_pack else []) + [
+                    self.sounds / "timer" / f"{name}.ogg"]:
+                if p.exists() and self.enabled:
+                    sound = self._mixer.Sound(str(p))
+                    break
+            self.cache[key] = sound
+        return self.cache[key]
+
+    def _warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+            log.warning(message)
+
+    # -- speaking ------------------------------------------------------------------------
+    def say(self, line: list[str]) -> None:
+        """Queue one spoken line (clip ids); its text goes to the captions at once."""
+        words = []
+        for clip in line:
+            words.append(text(clip, self.lang) or clip)
+            sound = self._sound(clip) if self.enabled else None
+            if sound is None and self.enabled:
+                self._warn(f"clip '{clip}' is missing: shown as text on the host screen")
+            self.queue.append((clip, sound))
+        self.captions.append(" ".join(words))
+        self.update()
+
+    def timer(self, name: str) -> None:
+        """A timer sound, on its own channel (it never cuts the voice)."""
+        self.spoken.append(f"timer:{name}")
+        sound = self._timer_sound(name) if self.enabled else None
+        if sound is not None:
+            self._timer.play(sound)
+
+    def update(self) -> None:
+        """Feed the voice channel: call this from the app's loop."""
+        if self._paused:
+            return
+        while self.queue and (not self.enabled or not self._voice.get_busy()):
+            clip, sound = self.queue.popleft()
+            self.spoken.append(clip)
+            if sound is not None:
+                self._voice.play(sound)
+                return
+
+    def busy(self) -> bool:
+        return bool(self.queue) or (self.enabled and bool(self._voice.get_busy()))
+
+    def pause(self) -> None:
+        self._paused = True
+        if self.enabled:
+            self._mixer.pause()
+
+    def resume(self) -> None:
+        self._paused = False
+        if self.enabled:
+            self._mixer.unpause()
+        self.update()
+
+    def set_volume(self, volume: float) -> None:
+        self.volume = volume
+        if self.enabled:
+            self._voice.set_volume(volume)
+
+

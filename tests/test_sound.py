@@ -1,0 +1,195 @@
+"""Narration and timer sounds: the catalogue is complete in every language, clips play and
+sound alike, a voice pack overrides, a missing clip falls back, no device is survived."""
+
+from __future__ import annotations
+
+import array
+import math
+import random
+import shutil
+import subprocess
+import sys
+import time
+import wave
+from pathlib import Path
+
+import pygame
+import pytest
+
+from table_app.rules import effects as E
+from table_app.rules import find_format
+from table_app.rules.bots import play
+from table_app.sound import LANGS, SOUNDS, TIMER_SOUNDS, Narrator, SoundBoard, catalogue
+
+
+def clips_the_code_asks_for() -> set[str]:
+    """Every clip id the narrator produced over many bot games of every format."""
+    asked: set[str] = set()
+    for fmt_id, players in (("yakuza", 12), ("classic", 11), ("city", 12), ("city", 25)):
+        fmt = find_format(fmt_id)
+        rng = random.Random(fmt_id)
+        for _ in range(40):
+            narrator = Narrator()
+
+            def watch(game: object, action: object, fx: list[E.Effect],
+                      n: Narrator = narrator) -> None:
+                for f in fx:
+                    for line in n.lines(f):
+                        asked.update(line)
+            play(fmt, players, rng, observe=watch)
+    return asked
+
+
+def test_every_clip_the_code_asks_for_exists_in_every_language() -> None:
+    asked = clips_the_code_asks_for()
+    assert {"city_sleeps", "wake_yakuza", "wake_night", "nomination_accepted",
+            "win_maniac", "role_sorcerer", "num_12"} <= asked
+    assert asked <= set(catalogue())
+    for lang in LANGS:
+        missing = [c for c in sorted(set(catalogue()) | asked)
+                   if not (SOUNDS / lang / f"{c}.ogg").exists()]
+        assert not missing, f"{lang}: {missing[:10]}"
+    for name in TIMER_SOUNDS:
+        assert (SOUNDS / "timer" / f"{name}.ogg").exists()
+
+
+def _rms_db(sound: pygame.mixer.Sound) -> float:
+    samples = array.array("h", sound.get_raw())
+    rms = math.sqrt(sum(s * s for s in samples) / max(1, len(samples))) / 32768
+    return 20 * math.log10(max(rms, 1e-9))
+
+
+@pytest.fixture(scope="module")
+def mixer() -> object:
+    pygame.mixer.init(frequency=22050, size=-16, channels=2)
+    yield pygame.mixer
+    pygame.mixer.quit()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_clip_decodes_lasts_a_sane_time_and_is_level(lang: str, mixer: object) -> None:
+    levels = []
+    for clip in catalogue():
+        sound = pygame.mixer.Sound(str(SOUNDS / lang / f"{clip}.ogg"))
+        assert 0.15 < sound.get_length() < 8.0, (clip, sound.get_length())
+        levels.append((_rms_db(sound), clip))
+    quiet, loud = min(levels), max(levels)
+    assert quiet[0] > -25 and loud[0] < -15, (quiet, loud)
+
+
+def test_timer_sounds(mixer: object) -> None:
+    lengths = {n: pygame.mixer.Sound(str(SOUNDS / "timer" / f"{n}.ogg")).get_length()
+               for n in TIMER_SOUNDS}
+    assert lengths["tick"] < 0.1 < lengths["warning"] < lengths["buzzer"] < lengths["chime"] < 2
+    tick = _rms_db(pygame.mixer.Sound(str(SOUNDS / "timer" / "tick.ogg")))
+    buzzer = _rms_db(pygame.mixer.Sound(str(SOUNDS / "timer" / "buzzer.ogg")))
+    assert tick < buzzer - 6            # the tick is soft, the buzzer is not
+
+
+def _tone(path: Path, seconds: float) -> None:
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(1)
+        w.setsampwidth(2)
+        w.setframerate(22050)
+        n = int(22050 * seconds)
+        w.writeframes(array.array("h", (int(8000 * math.sin(i / 5)) for i in range(n)))
+                      .tobytes())
+
+
+def test_a_voice_pack_overrides(tmp_path: Path) -> None:
+    _tone(tmp_path / "city_sleeps.wav", 3.25)
+    board = SoundBoard("ru", voice_pack=tmp_path)
+    assert board.start()
+    try:
+        assert board.path("city_sleeps") == tmp_path / "city_sleeps.wav"
+        assert board.path("city_wakes") == SOUNDS / "ru" / "city_wakes.ogg"
+        assert board.cache["city_sleeps"].get_length() == pytest.approx(3.25, abs=0.01)
+    finally:
+        board.stop()
+
+
+def test_a_missing_clip_falls_back_to_english_then_to_text(tmp_path: Path) -> None:
+    sounds = tmp_path / "sounds"
+    for d in ("en", "uz", "timer"):
+        shutil.copytree(SOUNDS / d, sounds / d)
+    (sounds / "uz" / "city_sleeps.ogg").unlink()
+    (sounds / "uz" / "win_city.ogg").unlink()
+    (sounds / "en" / "win_city.ogg").unlink()
+    board = SoundBoard("uz", sounds=sounds)
+    assert board.start()
+    try:
+        assert board.path("city_sleeps") == sounds / "en" / "city_sleeps.ogg"
+        assert any("'city_sleeps' is missing in 'uz'" in w for w in board.warnings)
+        board.say(["win_city"])                     # nowhere: a caption and a warning
+        assert board.captions[-1] == "Shahar g'alaba qozondi."
+        assert any("'win_city' is missing: shown as text" in w for w in board.warnings)
+    finally:
+        board.stop()
+
+
+def test_no_audio_device_is_a_warning_and_a_silent_game() -> None:
+    code = ("from table_app.sound import SoundBoard\n"
+            "b = SoundBoard('ka')\n"
+            "print(b.start())\n"
+            "b.say(['city_sleeps']); b.timer('tick'); b.update()\n"
+            "print(b.captions[0]); print(b.warnings[0][:17])\n")
+    env = {**__import__("os").environ, "SDL_AUDIODRIVER": "no-such-driver"}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[:3] == ["False", "ქალაქს ეძინება.", "no audio device ("]
+
+
+def test_a_tick_never_cuts_a_sentence() -> None:
+    board = SoundBoard("en")
+    assert board.start()
+    try:
+        board.say(["nomination_accepted", "num_7"])
+        assert board._voice.get_busy()
+        for _ in range(5):
+            board.timer("tick")
+            time.sleep(0.05)
+        assert board._voice.get_busy()          # still the same sentence
+        assert board.spoken[0] == "nomination_accepted"
+        assert "num_7" not in board.spoken      # queued behind it, not cut in
+        end = time.monotonic() + 6
+        while board.busy() and time.monotonic() < end:
+            board.update()
+            time.sleep(0.05)
+        assert board.spoken[-1] == "num_7"
+    finally:
+        board.stop()
+
+
+def test_the_narrator_says_nothing_secret_and_keeps_night_deaths_for_the_morning() -> None:
+    n = Narrator()
+    assert n.lines(E.PhaseBegins("night", 2)) == [["city_sleeps"]]
+    assert n.lines(E.Wake("doctor", ("doctor",), ("doctor",), "wake", 10)) == [["wake_doctor"]]
+    assert n.lines(E.Decided("doctor", 4)) == []
+    assert n.lines(E.CheckResult("detective", 3, "black", audience=2)) == []
+    assert n.lines(E.RoleChanged(5, "commissar", audience=5)) == []
+    assert n.lines(E.Eliminated(6, "night 2", "mafia", None)) == []
+    assert n.lines(E.PhaseBegins("day", 2)) == [["city_wakes"]]
+    assert n.lines(E.Morning(2, (6,), 1)) == [["player", "num_6", "leaves_game"],
+                                               ["critical_fouls", "num_1"]]
+    assert n.lines(E.VoteTotals("vote", ((4, 7), (5, 4)))) == [
+        ["player", "num_4", "got", "num_7", "votes"], ["player", "num_5", "got", "num_4", "votes"]]
+    assert n.lines(E.Eliminated(4, "day 2", "vote", "don")) == [
+        ["player", "num_4", "leaves_game", "role_was", "role_don"]]
+
+
+def test_the_script_renders_clips_with_espeak_ng(tmp_path: Path) -> None:
+    proc = subprocess.run([sys.executable, str(SOUNDS / "make_sounds.py"), "--lang", "ka", "en",
+                           "--only", "city_wakes", "num_9", "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    pygame.mixer.init(frequency=22050, size=-16, channels=2)
+    try:
+        for lang in ("ka", "en"):
+            for clip in ("city_wakes", "num_9"):
+                made = pygame.mixer.Sound(str(tmp_path / lang / f"{clip}.ogg"))
+                shipped = pygame.mixer.Sound(str(SOUNDS / lang / f"{clip}.ogg"))
+                assert abs(made.get_length() - shipped.get_length()) < 0.05
+                assert abs(_rms_db(made) - _rms_db(shipped)) < 1.0
+    finally:
+        pygame.mixer.quit()
