@@ -173,14 +173,16 @@ class PressGrammar:
     def _check_hold(self, seat: int, s: _Seat, now: float, out: list[PadEvent]) -> None:
         if not s.level:
             return
-        if not s.stuck and now - s.press_t >= self.cfg.stuck:
+        # deadlines are compared as next_deadline() computes them (no float drift)
+        if not s.stuck and now >= s.press_t + self.cfg.stuck:
             s.stuck = True
             out.append(PadFault(seat, "stuck", s.press_t + self.cfg.stuck))
             return
-        if s.stuck or s.held or now - s.press_t < self.cfg.hold:
+        if s.stuck or s.held or now < s.press_t + self.cfg.hold:
             return
         if s.asked and s.press_ask == s.ask:
             self._confirm(seat, s, s.press_t + self.cfg.hold, out)
+        s.held = True            # this press's hold moment has passed, asked or not
 
     def _confirm(self, seat: int, s: _Seat, t: float, out: list[PadEvent]) -> None:
         s.held = True

