@@ -109,9 +109,48 @@ def cmd_firmware(args: argparse.Namespace) -> int:
     return install(args.port, args.dry_run)
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from .table import run
+
+    if args.format_file:
+        args.format = None
+    try:
+        return run.demo(args) if args.demo else run.play(args)
+    except (RulesError, ValueError, OSError) as exc:
+        print(f"table-app: {exc}", file=sys.stderr)
+        return 2
+
+
+def _table_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--format", default="yakuza", choices=BUILTIN_FORMATS)
+    p.add_argument("--format-file", help="a house variant (a format TOML file)")
+    p.add_argument("--players", type=int, help="seats at the table (up to 12 pads)")
+    p.add_argument("--lang", default="en", choices=("ka", "en", "uz", "ru"))
+    p.add_argument("--deal", default="app", choices=("app", "cards"),
+                   help="app: the app deals and each player holds his button to see his "
+                        "role; cards: the host deals cards and roles register on night 0")
+    p.add_argument("--seed", type=int, help="deal from this seed (default: a new one)")
+    p.add_argument("--journal", help="the game's journal (resumed if unfinished)")
+    p.add_argument("--new", action="store_true", help="start a new game, discard the journal")
+    p.add_argument("--pads", choices=("auto", "sim", "gpio", "serial", "fake"), default=None)
+    p.add_argument("--voice-pack", help="a folder of recorded clips that replace the voice")
+    p.add_argument("--silent", action="store_true", help="print the narration, play nothing")
+    p.add_argument("--demo", action="store_true",
+                   help="headless: bot players press fake pads; prints the narration")
+    p.add_argument("--speed", type=float, default=20.0,
+                   help="demo: game seconds per real second")
+    p.add_argument("--fast", action="store_true", help="demo: a fake clock, no waiting")
+    p.add_argument("--pace", type=float, default=0.0,
+                   help="demo --fast: real seconds to spend on each input")
+    p.add_argument("--script-out", help="demo: write the game's script here at the end")
+    p.set_defaults(func=cmd_play)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="table-app", description=__doc__)
+    _table_options(p)
     sub = p.add_subparsers(dest="command")
+    _table_options(sub.add_parser("play", help="run the table (the default)"))
     r = sub.add_parser("replay", help="replay a game script")
     r.add_argument("file")
     r.add_argument("--json", action="store_true", help="print the outcome as one JSON object")
@@ -140,9 +179,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 0
     code: int = args.func(args)
     return code
 

@@ -126,10 +126,12 @@ class PadPanel:
         self.grammar = PressGrammar(backend.seats, cfg)
         self.asks: dict[int, Ask] = {}
 
-    def ask(self, seat: int, eligible: Sequence[int], kind: str = "pick") -> None:
+    def ask(self, seat: int, eligible: Sequence[int], kind: str = "pick",
+            picture: Picture | None = None) -> None:
+        """Ask a seat to pick; its ring shows the choice (or `picture` until it first moves)."""
         self.asks[seat] = Ask(kind, tuple(eligible))
         self.grammar.ask(seat, eligible)
-        self.backend.show(seat, self._picture(seat, None, None))
+        self.backend.show(seat, picture or self._picture(seat, None, None))
 
     def stop(self, seat: int | None = None) -> None:
         seats = [seat] if seat is not None else list(range(1, self.backend.seats + 1))

@@ -52,12 +52,15 @@ class Narrator:
         if isinstance(fx, E.NomineesAnnounced):
             return [["nominees_are", *(num(s) for s in fx.nominees)]]
         if isinstance(fx, E.VoteOpens):
-            return [[{"vote": "vote_now", "revote": "revote_now",
-                      "removeall": "removeall_question"}[fx.kind]]]
+            return [["removeall_question" if fx.kind == "removeall" else "vote_now"]]
         if isinstance(fx, E.VoteTotals):
             if fx.kind == "removeall":
                 return [["yes_votes", num(fx.totals[0][1])]]
-            return [["player", num(s), "got", num(n), "votes"] for s, n in fx.totals]
+            out = [["player", num(s), "got", num(n), "votes"] for s, n in fx.totals]
+            counts = sorted((n for _, n in fx.totals), reverse=True)
+            if fx.kind == "vote" and len(counts) > 1 and counts[0] == counts[1]:
+                out.append(["revote_now"])      # said before the tied speak again
+            return out
         if isinstance(fx, E.TakeAwaited):
             return [["sorcerer_chooses"]]
         if isinstance(fx, E.FoulGiven):

@@ -84,6 +84,11 @@ class TableBots:
             key = (g.phase_label(), g.step, what, ask.eligible, len(g.nominees))
             if self.plans.get(seat) == key:
                 continue
+            if table.panel.grammar.is_down(seat) and seat not in self.down:
+                # held down since before a restart: let it go, then plan from where it is
+                if not any(e[2] == seat for e in self.events):
+                    self._schedule(now + GAP, seat, False)
+                continue
             self.plans[seat] = key
             self._cancel(seat, now)
             choice = self._choose(table, seat, what, ask.eligible, key)

@@ -337,10 +337,9 @@ class Table:
         g = self.game
         eligible = [s for s in g.living() if s not in g.nominees] if self._may_nominate() else []
         self.asked = {seat: "speech"}
-        self.panel.ask(seat, eligible or [seat])
         t = self.timer
         total = t.seconds if t is not None else 0.0
-        self.panel.show(seat, Countdown(total, total))
+        self.panel.ask(seat, eligible or [seat], picture=Countdown(total, total))
 
     def _speech_choice(self, seat: int, choice: int | None) -> None:
         if choice is None or not self._may_nominate():
@@ -358,10 +357,9 @@ class Table:
         self.nominated_this_speech = True
         t = self.timer
         if t is not None and t.what == "speech":
-            self.panel.stop(by)
             self.asked = {by: "speech"}
-            self.panel.ask(by, [by])             # left: only a hold, to end early
-            self.panel.show(by, Countdown(t.deadline - self.now, t.seconds))
+            # left to him: only a hold, to end early; his ring counts down again
+            self.panel.ask(by, [by], picture=Countdown(t.deadline - self.now, t.seconds))
 
     def _end_speech(self) -> None:
         self.timer = None

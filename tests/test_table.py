@@ -1,0 +1,283 @@
+"""The table, played from the pads on a fake clock: whole games, secrecy, the journal."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from table_app.pads.rings import CheckShown, Countdown, Dark, RoleCard
+from table_app.rules import deal_from_seed, find_format, run_script
+from table_app.table import Host
+from table_app.table.run import outcome
+from table_app.table.virtual import Recorder, run_virtual, virtual_table
+
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.mark.parametrize("fmt_id, players, deal", [
+    ("yakuza", 12, "app"), ("classic", 11, "app"), ("city", 12, "app"), ("classic", 9, "cards"),
+    ("city", 8, "cards")])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_whole_game_from_the_pads_equals_its_script(tmp_path: Path, fmt_id: str,
+                                                      players: int, deal: str, seed: int) -> None:
+    app, bots, clock, pads = virtual_table(tmp_path / "j", fmt_id=fmt_id, players=players,
+                                           deal=deal, seed=seed)
+    table = run_virtual(app, bots, clock)
+    assert table.stage == "over" and table.game.winner in table.cfg.fmt.teams
+    assert run_script(table.game_script()).outcome() == outcome(table)
+    # only pads and the host's start button drove it
+    kinds = {e["k"] for e in app.entries}
+    assert kinds <= {"start", "edge", "tick", "host", "held"}
+    assert {tuple(e["cmd"]) for e in app.entries if e["k"] == "host"} <= {("begin",), ("start",)}
+    if deal == "cards":          # the roles registered are the cards the bots were dealt
+        want = deal_from_seed(find_format(fmt_id), players, seed).roles
+        assert tuple(table.game.roles[1:]) == want
+
+
+def test_the_script_replays_through_the_command_line(tmp_path: Path) -> None:
+    app, bots, clock, _ = virtual_table(tmp_path / "j", fmt_id="yakuza", seed=11)
+    table = run_virtual(app, bots, clock)
+    script = tmp_path / "game.script"
+    script.write_text(table.game_script())
+    proc = subprocess.run([sys.executable, "-m", "table_app", "replay", str(script), "--json"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout) == outcome(table)
+
+
+def _night(rec: Recorder, n: int) -> list[tuple[float, str]]:
+    """What was heard in night n, timed from its start."""
+    starts = [t for t, s in rec.said if s == "city_sleeps"]
+    ends = [t for t, s in rec.said if s == "city_wakes"]
+    t0, t1 = starts[n - 1], ends[n - 1]
+    return [(round(t - t0, 3), s) for t, s in rec.said if t0 <= t < t1]
+
+
+def _to_day(app, bots, clock, day: int, phase: str = "day") -> None:  # type: ignore[no-untyped-def]
+    def there() -> bool:
+        g = app.table.game
+        return g.phase == phase and (g.day_no if phase == "day" else g.night_no) == day
+
+    while not there():
+        for cmd in bots.observe(app.table, clock.now()):
+            app.feed(Host(cmd))
+        if not app.inbox.empty():
+            app.feed(app.inbox.get_nowait())
+            continue
+        times = [t for t in (app.table.next_deadline(), bots.next_time()) if t is not None]
+        clock.set(max(clock.now(), min(times)))
+        bots.fire(clock.now())
+        if app.inbox.empty():
+            from table_app.table import Tick
+            app.feed(Tick())
+
+
+def test_a_dead_doctor_is_woken_all_the_same(tmp_path: Path) -> None:
+    """Doctor alive, or out: night 2 sounds and lasts the same, and no ring but the acting
+    seats' ever lights."""
+    seed = 5
+    roles = deal_from_seed(find_format("yakuza"), 12, seed).roles
+    doctor = roles.index("doctor") + 1
+    civilian = roles.index("civilian") + 1
+    runs = {}
+    for name, gone in (("alive", civilian), ("out", doctor)):
+        rec = Recorder()
+        app, bots, clock, pads = virtual_table(tmp_path / name, voice=rec, seed=seed)
+        rec.clock = clock
+        _to_day(app, bots, clock, 1)
+        app.feed(Host(("disqualify", str(gone))))
+        _to_day(app, bots, clock, 2, "night")
+        shown_from = len(pads.history)
+        _to_day(app, bots, clock, 2)
+        night = pads.history[shown_from:]
+        # up to the morning: the first speaker's countdown is the day's first picture
+        end = next(i for i, (_, p) in enumerate(night) if isinstance(p, Countdown))
+        runs[name] = (rec, night[:end], app.table)
+    heard = {k: _night(v[0], 2) for k, v in runs.items()}
+    assert heard["alive"] == heard["out"]
+    chimes = [t for t, s in heard["alive"] if s == "timer:chime"]
+    assert [round(b - a, 3) for a, b in zip(chimes[::2], chimes[1::2], strict=True)] == \
+        [10.0] * 5                          # five windows, each its full 10 s
+    assert "wake_doctor" in [s for _, s in heard["out"]]
+    # rings: in night 2 only seats that decide light up; every other ring stays dark
+    for name, (_, history, table) in runs.items():
+        lit = {seat for seat, pic in history if pic != Dark()}
+        deciders = {s for s, r in enumerate(table.game.roles) if r in (
+            "don", "mafioso", "shogun", "yakuza", "detective", "doctor")}
+        assert lit <= deciders, (name, lit)
+    assert doctor in {s for s, p in runs["alive"][1] if p != Dark()}
+    assert doctor not in {s for s, p in runs["out"][1] if p != Dark()}
+
+
+def test_windows_never_end_early(tmp_path: Path) -> None:
+    rec = Recorder()
+    app, bots, clock, _ = virtual_table(tmp_path / "j", voice=rec, seed=2, fmt_id="classic",
+                                        players=11)
+    rec.clock = clock
+    run_virtual(app, bots, clock)
+    starts = [t for t, s in rec.said if s == "city_sleeps"]
+    for n in range(1, len(starts)):
+        chimes = [t for t, s in _night(rec, n) if s == "timer:chime"]
+        lengths = {round(b - a, 3) for a, b in zip(chimes[::2], chimes[1::2], strict=True)}
+        assert lengths <= {10.0, 20.0}, lengths      # the Mafia's first window is 20 s
+
+
+def test_ballots_are_never_shown_per_seat(tmp_path: Path) -> None:
+    rec = Recorder()
+    app, bots, clock, _ = virtual_table(tmp_path / "j", voice=rec, seed=8)
+    rec.clock = clock
+    table = run_virtual(app, bots, clock)
+    said = [s for _, s in rec.said]
+    votes = [s for s in said if s.endswith("votes")]
+    assert votes and all(s.startswith("player num_") and " got num_" in s for s in votes)
+    assert all("vote" not in note.text for note in table.log)
+    # the totals are all that is said: what each seat chose is nowhere in the words
+    for line in said:
+        assert len([w for w in line.split() if w.startswith("num_")]) <= 2 or \
+            line.startswith("nominees_are")
+
+
+def test_movement_at_night_goes_to_the_host_only(tmp_path: Path) -> None:
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=3)
+    _to_day(app, bots, clock, 1)
+    table = app.table
+    while table.game.phase != "night":
+        clock.advance(1.0)
+        from table_app.table import Tick
+        app.feed(Tick())
+        bots.fire(clock.now())
+        while not app.inbox.empty():
+            app.feed(app.inbox.get_nowait())
+    sleeper = next(s for s in range(1, 13) if s not in table.asked and table.game.alive[s])
+    before = pads.pictures[sleeper]
+    pads.press(sleeper)
+    app.feed(app.inbox.get_nowait())
+    clock.advance(0.1)
+    pads.release(sleeper)
+    app.feed(app.inbox.get_nowait())
+    assert table.movement and table.movement[-1][1] == sleeper
+    assert f"movement at night: seat {sleeper}" in table.log[-1].text
+    assert pads.pictures[sleeper] == before == Dark()
+
+
+def test_pause_freezes_the_clock_and_a_pad_fault_pauses(tmp_path: Path) -> None:
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=4)
+    _to_day(app, bots, clock, 1)
+    table = app.table
+    left = table.time_left()
+    app.feed(Host(("pause",)))
+    clock.advance(30)
+    from table_app.table import Tick
+    app.feed(Tick())
+    assert table.paused and table.time_left() == left
+    app.feed(Host(("resume",)))
+    assert not table.paused and table.time_left() == pytest.approx(left)
+    pads.link(0, False, "pad controller disconnected")
+    app.feed(app.inbox.get_nowait())
+    assert table.paused and "disconnected" in table.log[-1].text
+    clock.advance(20)
+    app.feed(Tick())
+    assert table.time_left() == pytest.approx(left)
+    pads.link(0, True, "pad controller connected")
+    app.feed(app.inbox.get_nowait())
+    assert not table.paused
+
+
+def test_host_foul_disqualify_undo_and_act_for_a_seat(tmp_path: Path) -> None:
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=6)
+    _to_day(app, bots, clock, 1)
+    living = app.table.game.living()
+    app.feed(Host(("foul", str(living[0]))))
+    app.feed(Host(("disqualify", str(living[1]))))
+    assert not app.table.game.alive[living[1]] and app.table.game.fouls[living[0]] == 1
+    app.feed(Host(("undo",)))
+    assert app.table.game.alive[living[1]] and app.table.game.fouls[living[0]] == 1
+    app.feed(Host(("undo",)))
+    assert app.table.game.fouls[living[0]] == 0
+    # act for the speaker whose pad is broken: nominate for him
+    speaker = app.table.game.waiting().speaker
+    target = next(s for s in app.table.game.living() if s != speaker)
+    app.feed(Host(("act", str(speaker), str(target))))
+    assert app.table.game.nominees == [target]
+    assert f"nominate {speaker} {target}" in app.table.game_script()
+
+
+def test_deal_viewing_shows_a_role_only_while_held(tmp_path: Path) -> None:
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=9)
+    table = app.table
+    assert table.stage == "deal" and table.viewer == 1
+    pads.press(1)
+    app.feed(app.inbox.get_nowait())
+    assert isinstance(pads.pictures[1], RoleCard)
+    assert all(pads.pictures[s] == Dark() for s in range(2, 13))
+    pads.press(2)                       # not his turn: nothing
+    app.feed(app.inbox.get_nowait())
+    assert pads.pictures[2] == Dark()
+    clock.advance(1)
+    pads.release(1)
+    app.feed(app.inbox.get_nowait())
+    assert pads.pictures[1] == Dark() and table.viewer == 2
+
+
+def test_a_check_is_shown_on_the_checker_ring_only(tmp_path: Path) -> None:
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=3, fmt_id="classic",
+                                           players=11)
+    run_virtual(app, bots, clock)
+    checks = [(s, p) for s, p in pads.history if isinstance(p, CheckShown)]
+    roles = app.table.game.roles
+    assert checks and all(roles[s] in ("don", "detective") for s, _ in checks)
+
+
+def test_resume_from_any_point_of_the_journal(tmp_path: Path) -> None:
+    app, bots, clock, _ = virtual_table(tmp_path / "full", seed=12)
+    whole = outcome(run_virtual(app, bots, clock))
+    lines = (tmp_path / "full").read_bytes().split(b"\n")
+    rng = random.Random(1)
+    for cut in sorted(rng.sample(range(2, len(lines) - 1), 8)):
+        part = tmp_path / f"cut{cut}"
+        torn = lines[cut][: len(lines[cut]) // 2]          # killed mid-write
+        part.write_bytes(b"\n".join(lines[:cut]) + b"\n" + torn)
+        app2, bots2, clock2, pads2 = virtual_table(part, seed=12)
+        assert app2.resumed and clock2.now() == float(app2.entries[-1]["t"])
+        assert outcome(run_virtual(app2, bots2, clock2)) == whole, cut
+
+
+def _demo(journal: Path, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen([sys.executable, "-m", "table_app", "--demo", "--fast", "--seed",
+                             "21", "--journal", str(journal), *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def test_sigkill_at_many_points_and_the_game_ends_the_same(tmp_path: Path) -> None:
+    ref = _demo(tmp_path / "ref.journal")
+    out, err = ref.communicate(timeout=120)
+    assert ref.returncode == 0, err
+    want = json.loads(out.split("OUTCOME ", 1)[1])
+    journal = tmp_path / "killed.journal"
+    rng = random.Random(3)
+    kills = 0
+    for _ in range(40):
+        proc = _demo(journal, "--pace", "0.006")
+        try:
+            out, err = proc.communicate(timeout=rng.uniform(0.7, 1.6))
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGKILL)
+            proc.communicate()
+            kills += 1
+            continue
+        assert proc.returncode == 0, err
+        break
+    else:
+        pytest.fail("the game never finished")
+    assert kills >= 3
+    assert json.loads(out.split("OUTCOME ", 1)[1]) == want
+    shutil.rmtree(tmp_path, ignore_errors=True)
