@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+from collections.abc import Callable
 from pathlib import Path
 
 from ..clock import FakeClock
@@ -49,12 +50,14 @@ def virtual_table(journal: str | Path, voice: Voice | None = None, seed: int = 1
 
 
 def run_virtual(app: TableApp, bots: TableBots, clock: FakeClock,
-                limit: float = 6 * 3600) -> Table:
-    """Play until the game is over (or `limit` game seconds pass)."""
+                limit: float = 6 * 3600, until: Callable[[Table], bool] | None = None) -> Table:
+    """Play until the game is over, `until(table)` holds, or `limit` game seconds pass."""
     table = app.table
     assert table is not None
     start = clock.now()
     while table.stage != "over" and clock.now() - start < limit:
+        if until is not None and until(table):
+            break
         for cmd in bots.observe(table, clock.now()):
             app.feed(Host(cmd))
         table = app.table
