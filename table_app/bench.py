@@ -250,12 +250,61 @@ def bench_table(presses: int) -> None:
         print(f"  median {med * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms (target p99 < 5 ms)")
 
 
+def bench_screen(seconds: float) -> None:
+    """CPU share of the host's screen: an idle table, and a speech timer running (the loop,
+    the view model at 30 frames a second, drawing only what changed)."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from .clock import MonotonicClock
+    from .screen import Screen, host_view
+    from .table import Host
+    from .table.app import ResumedClock
+    from .table.virtual import run_virtual, virtual_table
+
+    pygame.display.init()
+    surface = pygame.display.set_mode((800, 480))
+    with tempfile.TemporaryDirectory() as d:
+        app, bots, clock, pads = virtual_table(Path(d) / "j", seed=3, sync=True)
+        run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day" and bool(t.asked))
+        real = ResumedClock(MonotonicClock(), clock.now())
+        app.clock = real
+        pads.clock = real
+        table = app.table
+        assert table is not None
+        print(f"host screen: CPU share of one core over {seconds:.0f} s (target < 5 %)")
+        for label, paused in (("idle table (paused)", True), ("speech timer running", False)):
+            if paused:
+                table.handle(Host(("pause",)), real.now())
+            screen = Screen(surface)
+            cpu0, wall0 = time.process_time(), time.perf_counter()
+            next_frame = 0.0
+            while time.perf_counter() - wall0 < seconds:
+                app.step(0.005)
+                now = time.perf_counter()
+                if now >= next_frame:
+                    next_frame = now + 1 / Screen.FPS
+                    if screen.update(host_view(table)):
+                        pygame.display.flip()
+            cpu = time.process_time() - cpu0
+            wall = time.perf_counter() - wall0
+            print(f"  {label:22}: {100 * cpu / wall:5.2f} % ({screen.draws} redraws)")
+            if paused:
+                table.handle(Host(("resume",)), real.now())
+        app.close()
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], None]] = {
     "rules": lambda a: bench_rules(a.seconds),
     "pads": lambda a: bench_pads(a.presses),
     "firmware": lambda a: bench_firmware(a.presses),
     "sound": lambda a: bench_sound(),
     "table": lambda a: bench_table(a.presses),
+    "screen": lambda a: bench_screen(max(5.0, a.seconds)),
 }
 
 

@@ -112,8 +112,8 @@ def cmd_firmware(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from .table import run
 
-    if args.format_file:
-        args.format = None
+    if args.demo and not args.format and not args.format_file:
+        args.format = "yakuza"
     try:
         return run.demo(args) if args.demo else run.play(args)
     except (RulesError, ValueError, OSError) as exc:
@@ -122,7 +122,9 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def _table_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--format", default="yakuza", choices=BUILTIN_FORMATS)
+    p.add_argument("--format", choices=BUILTIN_FORMATS,
+                   help="yakuza (default), classic or city; without it a new game opens on "
+                        "the setup screen")
     p.add_argument("--format-file", help="a house variant (a format TOML file)")
     p.add_argument("--players", type=int, help="seats at the table (up to 12 pads)")
     p.add_argument("--lang", default="en", choices=("ka", "en", "uz", "ru"))

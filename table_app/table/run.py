@@ -20,6 +20,7 @@ from ..sound.catalogue import text
 from .app import TableApp
 from .bots import TableBots
 from .core import Host, Input, Table
+from .journal import Journal
 
 DEFAULT_JOURNAL = Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" / "state")) \
     / "table-app" / "game.journal"
@@ -117,7 +118,12 @@ def _resumed_fake(app: TableApp, clock: FakeClock) -> FakeClock:
 
 
 def play(args: Any) -> int:
-    """The table itself: pads (simulated without hardware), voice, host keys on the screen."""
+    """The table itself: pads (simulated without hardware), voice, the host's screen."""
+    import pygame
+
+    from ..pads.sim import SimPads
+    from ..screen import Names, Screen, Totals, host_view
+    from ..screen.setup import Setup, draw_setup, load_names, save_names
     from ..sound import SoundBoard
     from .host import HostKeys
 
@@ -126,7 +132,51 @@ def play(args: Any) -> int:
         journal.unlink(missing_ok=True)
     inbox: queue.Queue[Input] = queue.Queue()
     clock = MonotonicClock()
-    pads = make_pads(args.pads, 12, inbox.put, clock)
+    kind = args.pads
+    from ..pads.base import backend_kind
+    kind = backend_kind(kind)
+    pygame.init()
+    width = 800 + (480 if kind == "sim" else 0)
+    window = pygame.display.set_mode((width, 480))
+    pygame.display.set_caption("Mafia table")
+    host_area = window.subsurface((0, 0, 800, 480))
+    names = load_names()
+
+    # a new game starts on the setup screen; an unfinished one resumes at once
+    resuming = bool(Journal.read(journal)) if journal.exists() else False
+    if not resuming and not args.format and not args.format_file:
+        setup = Setup(args.format or "yakuza", args.players or 12, args.lang, args.deal,
+                      names)
+        lo, hi = setup.limits()
+        setup.players = max(lo, min(hi, setup.players))
+        from ..screen.render import Painter
+        painter = Painter()
+        while not setup.done:
+            buttons = draw_setup(painter, host_area, setup)
+            pygame.display.flip()
+            ev = pygame.event.wait()
+            if ev.type == pygame.QUIT:
+                return 0
+            if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
+                for b in buttons:
+                    if b.hit(ev.pos):
+                        setup.command(b.cmd)
+            elif ev.type == pygame.KEYDOWN:
+                key = "\r" if ev.key == pygame.K_RETURN else "\b" if ev.key == \
+                    pygame.K_BACKSPACE else ev.unicode
+                if setup.editing is not None:
+                    setup.type(key)
+                elif key == "\r":
+                    setup.done = True
+        save_names(setup.names)
+        names = setup.names
+        args.format, args.players, args.lang, args.deal = (setup.fmt, setup.players,
+                                                           setup.lang, setup.deal)
+    if kind == "sim":
+        pads: Any = SimPads(12, inbox.put, clock, size=(480, 480),
+                            surface=window.subsurface((800, 0, 480, 480)))
+    else:
+        pads = make_pads(kind, 12, inbox.put, clock)
     pads.start()
     voice: Any
     if args.silent:
@@ -135,27 +185,56 @@ def play(args: Any) -> int:
         voice = SoundBoard(args.lang, voice_pack=args.voice_pack)
         voice.start()
     app = TableApp(pads, voice, clock, journal, inbox, GrammarConfig())
-    table = app.open(args.format, args.players, args.lang, args.deal, args.seed, args.format_file)
+    table = app.open(args.format or "yakuza", args.players, args.lang, args.deal, args.seed,
+                     args.format_file)
     pads.clock = app.clock
+    totals = Totals()
+    table.on_effects = totals
     keys = HostKeys(inbox.put)
+    screen = Screen(host_area)
     print(f"table-app: {table.cfg.fmt.title}, {table.cfg.players} players, pads: {pads.name}, "
           f"journal: {journal}" + (" (resumed)" if app.resumed else ""))
-    print(keys.help())
-    shown = 0
+    frame = 1.0 / Screen.FPS
+    next_frame = 0.0
     try:
-        while not getattr(pads, "closed", False):
-            if pads.name == "sim":
-                import pygame
-                events = pygame.event.get()
-                rest = [e for e in events if not keys.handle_pygame(e)]
-                pads.poll(rest)           # type: ignore[call-arg]
-            app.step(0.02)
+        while True:
+            events = pygame.event.get()
+            if any(e.type == pygame.QUIT for e in events):
+                break
+            rest = []
+            for e in events:
+                if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and e.pos[0] < 800:
+                    cmd = screen.touch(e.pos)
+                    screen.last = None
+                    if cmd is not None:
+                        inbox.put(Host(cmd))
+                elif e.type == pygame.KEYDOWN and e.unicode.lower() == "v":
+                    screen.toggle()
+                elif e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and \
+                        e.pos[0] >= 800:
+                    rest.append(pygame.event.Event(e.type, button=e.button,
+                                                   pos=(e.pos[0] - 800, e.pos[1])))
+                elif not keys.handle_pygame(e):
+                    rest.append(e)
+            if kind == "sim":
+                for e in rest:
+                    pads.handle_event(e)
+            elif hasattr(pads, "poll"):
+                pads.poll()
+            app.step(0.005)
             if hasattr(voice, "update"):
                 voice.update()
-            table = app.table             # type: ignore[assignment]
-            for note in table.log[shown:]:
-                print(f"  host: {note.text}")
-            shown = len(table.log)
+            now = time.monotonic()
+            if now >= next_frame:           # at most 30 frames a second, and only changes
+                next_frame = now + frame
+                table = app.table           # type: ignore[assignment]
+                table.on_effects = totals
+                drew = screen.update(host_view(table, Names(names), totals.last))
+                if kind == "sim":
+                    pads.draw()
+                    drew = True
+                if drew:
+                    pygame.display.flip()
     except KeyboardInterrupt:
         pass
     finally:

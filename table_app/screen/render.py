@@ -1,0 +1,255 @@
+"""Drawing the host's screen and the public view with pygame (800x480, the Pi's display).
+
+A view is drawn only when its model changed (the timer changes once a second), so an idle
+table costs almost nothing. Every text comes from texts.toml in the game's language; the
+font is DejaVu Sans (it has Georgian), else pygame's own.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .model import HostView, PublicState, SeatView, t
+
+SIZE = (800, 480)
+BG = (16, 17, 22)
+TABLE = (20, 58, 40)
+SEAT = (52, 54, 64)
+SEAT_OUT = (30, 30, 34)
+TEXT = (235, 235, 235)
+DIM = (140, 140, 150)
+AMBER = (235, 170, 40)
+GREEN = (60, 200, 90)
+BLUE = (70, 120, 255)
+ORANGE = (255, 110, 0)
+RED = (220, 50, 50)
+BUTTON = (60, 64, 80)
+FONTS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+         "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+
+
+@dataclass(frozen=True)
+class Button:
+    """A touch target: its rectangle and the command it sends."""
+
+    rect: tuple[int, int, int, int]
+    cmd: tuple[str, ...]
+    label: str
+
+    def hit(self, pos: tuple[int, int]) -> bool:
+        x, y, w, h = self.rect
+        return x <= pos[0] < x + w and y <= pos[1] < y + h
+
+
+class Painter:
+    """Fonts and shapes, shared by both views."""
+
+    def __init__(self) -> None:
+        import pygame
+        pygame.font.init()
+        self.pg = pygame
+        self._fonts: dict[tuple[int, bool], Any] = {}
+
+    def font(self, size: int, bold: bool = False) -> Any:
+        key = (size, bold)
+        if key not in self._fonts:
+            path = FONTS[1 if bold else 0]
+            self._fonts[key] = self.pg.font.Font(path if Path(path).exists() else None, size)
+        return self._fonts[key]
+
+    def text(self, surf: Any, s: str, pos: tuple[int, int], size: int = 16,
+             colour: tuple[int, int, int] = TEXT, bold: bool = False,
+             anchor: str = "topleft") -> Any:
+        img = self.font(size, bold).render(s, True, colour)
+        rect = img.get_rect(**{anchor: pos})
+        surf.blit(img, rect)
+        return rect
+
+
+def seat_xy(seat: int, n: int, centre: tuple[int, int], radius: tuple[int, int]) -> tuple[int, int]:
+    a = -math.pi / 2 + 2 * math.pi * (seat - 1) / n
+    return int(centre[0] + radius[0] * math.cos(a)), int(centre[1] + radius[1] * math.sin(a))
+
+
+def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicState,
+               host: bool, area: tuple[int, int, int, int]) -> list[Button]:
+    """The seats round the table, with the phase and the big timer in the middle."""
+    pg = p.pg
+    x, y, w, h = area
+    centre = (x + w // 2, y + h // 2)
+    pg.draw.ellipse(surf, TABLE, (x + 70, y + 60, w - 140, h - 120))
+    buttons = []
+    n = len(seats)
+    for sv in seats:
+        cx, cy = seat_xy(sv.seat, n, centre, (w // 2 - 40, h // 2 - 38))
+        fill = SEAT if sv.alive else SEAT_OUT
+        pg.draw.circle(surf, fill, (cx, cy), 30)
+        if host and sv.awake:
+            pg.draw.circle(surf, BLUE, (cx, cy), 34, 4)
+        if sv.nominated:
+            pg.draw.circle(surf, AMBER, (cx, cy), 31, 3)
+        if sv.speaking:
+            pg.draw.circle(surf, GREEN, (cx, cy), 33, 4)
+        if sv.pad_fault:
+            pg.draw.circle(surf, ORANGE, (cx, cy), 30, 5)
+        p.text(surf, str(sv.seat), (cx, cy - 6), 20, TEXT if sv.alive else DIM, True, "center")
+        if sv.name:
+            p.text(surf, sv.name[:10], (cx, cy + 12), 11, DIM, anchor="center")
+        if not sv.alive:
+            pg.draw.line(surf, RED, (cx - 18, cy - 18), (cx + 18, cy + 18), 3)
+        if sv.fouls:
+            p.text(surf, "F" * sv.fouls, (cx + 22, cy - 30), 12, ORANGE, True)
+        if host and sv.role:
+            p.text(surf, sv.role, (cx, cy + 40), 11, BLUE if sv.awake else DIM, anchor="center")
+        if host and sv.asked:
+            pg.draw.circle(surf, TEXT, (cx + 22, cy + 22), 5)
+        buttons.append(Button((cx - 30, cy - 30, 60, 60), ("seat", str(sv.seat)), str(sv.seat)))
+    lang = pub.lang
+    phase = pub.phase
+    if " " in phase:
+        kind, num = phase.split()
+        title = f"{t(kind, lang)} {num}"
+    else:
+        title = t(phase, lang)
+    p.text(surf, title, (centre[0], centre[1] - 40), 24, TEXT, True, "center")
+    if pub.paused:
+        p.text(surf, t("paused", lang), (centre[0], centre[1] + 40), 20, ORANGE, True, "center")
+    if pub.seconds_left is not None:
+        m, s = divmod(pub.seconds_left, 60)
+        colour = RED if pub.seconds_left <= 10 else TEXT
+        p.text(surf, f"{m}:{s:02d}", (centre[0], centre[1] + 8), 56, colour, True, "center")
+    if pub.winner:
+        p.text(surf, f"{t('winner', lang)}: {t('win_' + pub.winner, lang)}",
+               (centre[0], centre[1] + 40), 20, GREEN, True, "center")
+    return buttons
+
+
+def draw_public(p: Painter, surf: Any, pub: PublicState) -> None:
+    """The view for the room: nothing secret was ever given to it."""
+    surf.fill(BG)
+    draw_table(p, surf, pub.seats, pub, False, (0, 0, 480, 480))
+    x = 500
+    lang = pub.lang
+    p.text(surf, t("public", lang), (x, 16), 14, DIM)
+    y = 50
+    if pub.nominees:
+        p.text(surf, t("nominees", lang), (x, y), 18, AMBER, True)
+        p.text(surf, ", ".join(map(str, pub.nominees)), (x, y + 26), 22)
+        y += 70
+    if pub.totals:
+        p.text(surf, t("votes", lang), (x, y), 18, AMBER, True)
+        for i, (seat, n) in enumerate(pub.totals):
+            p.text(surf, f"{seat}: {n}", (x, y + 26 + 24 * i), 20)
+    speaking = [s.seat for s in pub.seats if s.speaking]
+    if speaking:
+        p.text(surf, f"{t('speaking', lang)}: {speaking[0]}", (x, 420), 22, GREEN, True)
+
+
+def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None) -> list[Button]:
+    """The host's screen: the whole table, roles and choices, and the command buttons."""
+    surf.fill(BG)
+    pub = view.public
+    lang = pub.lang
+    buttons = draw_table(p, surf, view.seats, pub, True, (0, 0, 480, 480))
+    x = 496
+    y = 12
+    p.text(surf, t("host_notes", lang), (x, y), 14, DIM)
+    y += 26
+    if view.window:
+        p.text(surf, f"{t('awake', lang)}: {view.window}", (x, y), 18, BLUE, True)
+        y += 26
+        for d, target in view.choices:
+            p.text(surf, f"{t('chose', lang)} ({d}): {target}", (x, y), 16)
+            y += 22
+    if pub.nominees:
+        p.text(surf, f"{t('nominees', lang)}: " + ", ".join(map(str, pub.nominees)), (x, y), 16,
+               AMBER, True)
+        y += 26
+    if pub.totals:
+        p.text(surf, f"{t('votes', lang)}: " + "  ".join(f"{s}:{n}" for s, n in pub.totals),
+               (x, y), 16, AMBER)
+        y += 26
+    for note in view.notes[-5:]:
+        p.text(surf, note[:42], (x, y), 13, ORANGE if "movement" in note or "pad" in note
+               else DIM)
+        y += 18
+    # commands: the bottom rows are touch buttons
+    row = [("start", ("start",)), ("resume" if pub.paused else "pause",
+                                   ("resume",) if pub.paused else ("pause",)),
+           ("skip", ("skip",)), ("undo", ("undo",))]
+    for i, (key, cmd) in enumerate(row):
+        buttons.append(_button(p, surf, (x + i * 75, 380, 70, 40), cmd, t(key, lang)))
+    if selected is not None:
+        sel = str(selected)
+        seat_row = [("foul", ("foul", sel)), ("disqualify", ("disqualify", sel)),
+                    ("act", ("act", sel))]
+        p.text(surf, f"#{selected}", (x, 432), 18, TEXT, True)
+        for i, (key, cmd) in enumerate(seat_row):
+            buttons.append(_button(p, surf, (x + 40 + i * 85, 428, 80, 40), cmd, t(key, lang)))
+    return buttons
+
+
+def _button(p: Painter, surf: Any, rect: tuple[int, int, int, int], cmd: tuple[str, ...],
+            label: str) -> Button:
+    p.pg.draw.rect(surf, BUTTON, rect, border_radius=6)
+    p.text(surf, label, (rect[0] + rect[2] // 2, rect[1] + rect[3] // 2), 14, TEXT,
+           anchor="center")
+    return Button(rect, cmd, label)
+
+
+class Screen:
+    """A view on a surface that redraws only when its model changed (at most 30 fps)."""
+
+    FPS = 30
+
+    def __init__(self, surface: Any, public: bool = False) -> None:
+        self.surface = surface
+        self.public = public
+        self.painter = Painter()
+        self.last: Any = None
+        self.buttons: list[Button] = []
+        self.draws = 0
+        self.selected: int | None = None
+        self.acting: int | None = None
+
+    def update(self, view: HostView) -> bool:
+        """Draw if anything changed; True if it drew."""
+        model = (view.public if self.public else view, self.selected, self.public)
+        if model == self.last:
+            return False
+        self.last = model
+        self.draws += 1
+        if self.public:
+            draw_public(self.painter, self.surface, view.public)
+            self.buttons = []
+        else:
+            self.buttons = draw_host(self.painter, self.surface, view, self.selected)
+        return True
+
+    def touch(self, pos: tuple[int, int]) -> tuple[str, ...] | None:
+        """A tap: the command of the button under it (a seat selects it for its actions)."""
+        for b in self.buttons:
+            if b.hit(pos):
+                if b.cmd[0] == "seat":
+                    seat = int(b.cmd[1])
+                    if self.acting is not None:          # act for that seat: this target
+                        cmd, self.acting = ("act", str(self.acting), str(seat)), None
+                        return cmd
+                    self.selected = None if self.selected == seat else seat
+                    return None
+                if b.cmd[0] == "act":
+                    self.acting = int(b.cmd[1])          # the next seat tapped is the choice
+                    self.selected = None
+                    return None
+                if b.cmd[0] in ("foul", "disqualify"):
+                    self.selected = None
+                return b.cmd
+        return None
+
+    def toggle(self) -> None:
+        """One key switches between the host's screen and the public view."""
+        self.public = not self.public
+        self.last = None

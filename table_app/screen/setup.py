@@ -1,0 +1,103 @@
+"""The setup screen: format, players, language, dealing, and the players' names by seat
+(remembered from earlier games)."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..rules import BUILTIN_FORMATS, find_format
+from .model import t
+from .render import BG, SIZE, TEXT, Button, Painter, _button
+
+NAMES = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "table-app" / \
+    "names.json"
+LANGS = ("ka", "en", "uz", "ru")
+
+
+def load_names(path: Path = NAMES) -> dict[int, str]:
+    try:
+        return {int(k): str(v) for k, v in json.loads(path.read_text("utf-8")).items()}
+    except (OSError, ValueError):
+        return {}
+
+
+def save_names(names: dict[int, str], path: Path = NAMES) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({str(k): v for k, v in sorted(names.items())}, ensure_ascii=False))
+
+
+@dataclass
+class Setup:
+    """The choices of a new game, changed by taps and typing."""
+
+    fmt: str = "yakuza"
+    players: int = 12
+    lang: str = "en"
+    deal: str = "app"
+    names: dict[int, str] = field(default_factory=dict)
+    editing: int | None = None
+    done: bool = False
+
+    def limits(self) -> tuple[int, int]:
+        f = find_format(self.fmt)
+        return f.min_players, min(12, f.max_players)
+
+    def command(self, cmd: tuple[str, ...]) -> None:
+        name = cmd[0]
+        if name == "format":
+            i = BUILTIN_FORMATS.index(self.fmt)
+            self.fmt = BUILTIN_FORMATS[(i + 1) % len(BUILTIN_FORMATS)]
+            lo, hi = self.limits()
+            self.players = max(lo, min(hi, self.players))
+        elif name in ("fewer", "more"):
+            lo, hi = self.limits()
+            self.players = max(lo, min(hi, self.players + (1 if name == "more" else -1)))
+        elif name == "language":
+            self.lang = LANGS[(LANGS.index(self.lang) + 1) % len(LANGS)]
+        elif name == "dealing":
+            self.deal = "cards" if self.deal == "app" else "app"
+        elif name == "name":
+            self.editing = int(cmd[1])
+        elif name == "start":
+            self.done = True
+
+    def type(self, key: str) -> None:
+        """Typing edits the name of the seat being edited; Enter ends it."""
+        if self.editing is None:
+            return
+        current = self.names.get(self.editing, "")
+        if key == "\r":
+            self.editing = None
+        elif key == "\b":
+            self.names[self.editing] = current[:-1]
+        elif key.isprintable() and len(current) < 14:
+            self.names[self.editing] = current + key
+
+
+def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
+    surf.fill(BG)
+    lang = s.lang
+    p.text(surf, t("setup", lang), (24, 16), 26, TEXT, True)
+    rows = [("format", find_format(s.fmt).title), ("players", str(s.players)),
+            ("language", s.lang), ("dealing", t("deal_" + s.deal, lang))]
+    buttons = []
+    for i, (key, value) in enumerate(rows):
+        y = 70 + i * 56
+        p.text(surf, t(key, lang), (24, y + 10), 18)
+        if key == "players":
+            buttons.append(_button(p, surf, (170, y, 44, 40), ("fewer",), "-"))
+            p.text(surf, value, (240, y + 8), 22, TEXT, True)
+            buttons.append(_button(p, surf, (290, y, 44, 40), ("more",), "+"))
+        else:
+            buttons.append(_button(p, surf, (170, y, 290, 40), (key,), value[:30]))
+    for seat in range(1, s.players + 1):
+        col, row = divmod(seat - 1, 6)
+        x, y = 490 + col * 150, 70 + row * 56
+        label = f"{seat}. {s.names.get(seat, '')}" + ("_" if s.editing == seat else "")
+        buttons.append(_button(p, surf, (x, y, 140, 40), ("name", str(seat)), label[:16]))
+    buttons.append(_button(p, surf, (24, SIZE[1] - 70, 200, 50), ("start",), t("start", lang)))
+    return buttons

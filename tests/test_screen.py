@@ -1,0 +1,163 @@
+"""The host screen and the public view: rendered under the dummy video driver, checked from
+their models and by their pixels; the public view never holds a secret."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from pathlib import Path
+
+import pygame
+import pytest
+
+from table_app.rules.roles import DECISIONS, ROLES
+from table_app.screen import Names, Screen, Totals, host_view, public_state
+from table_app.screen.model import texts
+from table_app.screen.render import BLUE, SIZE, seat_xy
+from table_app.table.virtual import run_virtual, virtual_table
+
+ROOT = Path(__file__).parent.parent
+SHOTS = ROOT / "docs" if os.environ.get("UPDATE_SCREENSHOTS") else None
+
+
+def _surface() -> pygame.Surface:
+    pygame.display.init()
+    return pygame.Surface(SIZE)
+
+
+def _game(tmp_path: Path, **kw: object):  # type: ignore[no-untyped-def]
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=14, **kw)
+    totals = Totals()
+    return app, bots, clock, totals
+
+
+def _ring(surf: pygame.Surface, seat: int, n: int = 12) -> tuple[int, int, int]:
+    x, y = seat_xy(seat, n, (240, 240), (200, 202))
+    c = surf.get_at((x + 32, y))          # on the highlight ring, right of the seat
+    return int(c.r), int(c.g), int(c.b)
+
+
+def _phases(tmp_path: Path, fmt: str = "yakuza"):  # type: ignore[no-untyped-def]
+    """Snapshots of a whole game at the moments a screen must show: deal, a night window,
+    a speech, a vote, the end."""
+    app, bots, clock, totals = _game(tmp_path, fmt_id=fmt, players=12 if fmt != "classic" else 11)
+    names = Names({1: "Nino", 2: "Giorgi", 3: "Aziz", 7: "Olga"})
+    shots = {"deal": (host_view(app.table, names), public_state(app.table, names))}
+    wanted = {"night": lambda t: t.game.phase == "night" and t.game.night_no == 2
+              and t.game.step == "windows" and bool(t.asked),
+              "speech": lambda t: t.game.phase == "day" and t.game.waiting().speaker is not None
+              and bool(t.game.nominees),
+              "vote": lambda t: t.game.step == "vote" and bool(t.asked)}
+    for name, cond in wanted.items():
+        table = run_virtual(app, bots, clock, until=cond)
+        table.on_effects = totals
+        shots[name] = (host_view(table, names, totals.last), public_state(table, names,
+                                                                           totals.last))
+    table = run_virtual(app, bots, clock)
+    shots["over"] = (host_view(table, names, totals.last), public_state(table, names,
+                                                                         totals.last))
+    return shots
+
+
+def test_each_phase_renders_and_shows_what_it_must(tmp_path: Path) -> None:
+    shots = _phases(tmp_path)
+    surf = _surface()
+    for name, (hv, _pv) in shots.items():
+        host = Screen(surf)
+        assert host.update(hv) and not host.update(hv)      # drawn once, not again unchanged
+        if SHOTS and name in ("deal", "night", "vote"):
+            pygame.image.save(surf, str(SHOTS / f"host-{name}.png"))
+        if name == "night":
+            awake = [s.seat for s in hv.seats if s.awake]
+            assert awake and _ring(surf, awake[0]) == BLUE
+            assert hv.window
+        if name == "speech":
+            speaker = next(s.seat for s in hv.seats if s.speaking)
+            assert _ring(surf, speaker)[1] >= 150 and _ring(surf, speaker) != BLUE
+            assert hv.public.seconds_left is not None and hv.public.nominees
+        if name == "vote":
+            assert hv.public.step == "vote" and hv.public.nominees
+        if name == "over":
+            assert hv.public.winner is not None
+        pub = Screen(surf, public=True)
+        pub.update(hv)
+        if SHOTS and name in ("speech", "vote"):
+            pygame.image.save(surf, str(SHOTS / f"public-{name}.png"))
+        # the public view never draws the host's "awake" ring
+        for s in range(1, 13):
+            assert _ring(surf, s) != BLUE
+
+
+def test_the_public_view_holds_no_secret_in_any_phase(tmp_path: Path) -> None:
+    secrets = set(ROLES) | set(DECISIONS)
+    for fmt in ("yakuza", "classic", "city"):
+        app, bots, clock, totals = _game(tmp_path / fmt, fmt_id=fmt,
+                                         players=11 if fmt == "classic" else 12)
+        app.table.on_effects = totals
+        seen = 0
+
+        def check(table, totals=totals):  # type: ignore[no-untyped-def]
+            nonlocal seen
+            pv = public_state(table, Names(), totals.last)
+            # the winner is announced to all; everything else must hold no role or choice
+            text = repr(dataclasses.replace(pv, winner=None))
+            for ch in "'()":
+                text = text.replace(ch, " ")
+            words = text.split()
+            assert not secrets & {w.strip(",=") for w in words}, pv
+            for sv in pv.seats:
+                assert sv.role == "" and not sv.awake and not sv.asked
+                assert sv.out_by in ("", "vote", "removeall", "disqualified", "night")
+            # totals only: a count per nominee, never who voted how
+            assert sum(n for _, n in pv.totals) <= len(pv.seats)
+            assert all(isinstance(s, int) and isinstance(n, int) for s, n in pv.totals)
+            seen += 1
+            return False
+
+        table = run_virtual(app, bots, clock, until=check)
+        table = run_virtual(app, bots, clock)
+        check(table)
+        assert seen > 200 and table.stage == "over"
+
+
+def test_every_text_is_in_every_language() -> None:
+    for key, langs in texts().items():
+        assert set(langs) == {"ka", "en", "uz", "ru"} and all(langs.values()), key
+
+
+def test_georgian_renders_with_real_glyphs() -> None:
+    from table_app.screen.render import Painter
+    p = Painter()
+    ka = p.font(20).render("ღამე", True, (255, 255, 255))
+    box = p.font(20).render("\uffff\uffff\uffff\uffff", True, (255, 255, 255))
+    assert pygame.image.tostring(ka, "RGB") != pygame.image.tostring(box, "RGB")
+
+
+def test_touch_sends_host_commands(tmp_path: Path) -> None:
+    app, bots, clock, totals = _game(tmp_path)
+    surf = _surface()
+    screen = Screen(surf)
+    screen.update(host_view(app.table))
+    start = next(b for b in screen.buttons if b.cmd == ("start",))
+    assert screen.touch((start.rect[0] + 5, start.rect[1] + 5)) == ("start",)
+    seat3 = next(b for b in screen.buttons if b.cmd == ("seat", "3"))
+    assert screen.touch((seat3.rect[0] + 30, seat3.rect[1] + 30)) is None
+    screen.update(host_view(app.table))
+    foul = next(b for b in screen.buttons if b.cmd == ("foul", "3"))
+    assert screen.touch((foul.rect[0] + 5, foul.rect[1] + 5)) == ("foul", "3")
+    screen.selected = 5
+    screen.update(host_view(app.table))
+    act = next(b for b in screen.buttons if b.cmd == ("act", "5"))
+    assert screen.touch((act.rect[0] + 5, act.rect[1] + 5)) is None
+    screen.update(host_view(app.table))
+    seat8 = next(b for b in screen.buttons if b.cmd == ("seat", "8"))
+    assert screen.touch((seat8.rect[0] + 30, seat8.rect[1] + 30)) == ("act", "5", "8")
+
+
+@pytest.mark.parametrize("lang", ["ka", "ru"])
+def test_views_speak_the_game_language(tmp_path: Path, lang: str) -> None:
+    app, bots, clock, totals = _game(tmp_path, lang=lang)
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night")
+    assert public_state(table).lang == lang
+    surf = _surface()
+    assert Screen(surf).update(host_view(table))
