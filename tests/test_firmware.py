@@ -254,33 +254,31 @@ def test_a_silent_host_darkens_every_ring(rig: SerialRig) -> None:
     assert time.monotonic() - t0 >= fwconfig.HOST_TIMEOUT_MS / 1000 - 0.5
 
 
-def test_a_protocol_mismatch_is_a_clear_error() -> None:
-    fw = Firmware(config={"PROTOCOL": 9})
+def _first_link(config: dict[str, object]) -> tuple[PadLink, bool]:
+    """The first link event of the Pi side against a firmware set up with `config`."""
+    fw = Firmware(config=config)
     q: queue.Queue[object] = queue.Queue()
     pads = SerialPads(12, q.put, finder=lambda: fw.port or None)
     try:
         pads.start()
         link = q.get(timeout=10)
-        assert isinstance(link, PadLink) and not link.up
-        assert "protocol mismatch: the pad controller speaks protocol 9, this app 1" in link.reason
-        assert not pads.connected.is_set()
+        assert isinstance(link, PadLink)
+        return link, pads.connected.is_set()
     finally:
         pads.close()
         fw.close()
+
+
+def test_a_protocol_mismatch_is_a_clear_error() -> None:
+    link, connected = _first_link({"PROTOCOL": 9})
+    assert not link.up and not connected
+    assert "protocol mismatch: the pad controller speaks protocol 9, this app 1" in link.reason
 
 
 def test_a_seat_count_mismatch_is_a_clear_error() -> None:
-    fw = Firmware(config={"SEATS": 10, "BUTTON_PINS": tuple(range(2, 12))})
-    q: queue.Queue[object] = queue.Queue()
-    pads = SerialPads(12, q.put, finder=lambda: fw.port or None)
-    try:
-        pads.start()
-        link = q.get(timeout=10)
-        assert isinstance(link, PadLink) and not link.up
-        assert "the pad controller has 10 pads of 12 pixels, the game needs 12" in link.reason
-    finally:
-        pads.close()
-        fw.close()
+    link, connected = _first_link({"SEATS": 10, "BUTTON_PINS": tuple(range(2, 12))})
+    assert not link.up and not connected
+    assert "the pad controller has 10 pads of 12 pixels, the game needs 12" in link.reason
 
 
 def _drain(rig: SerialRig) -> list[object]:

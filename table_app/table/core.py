@@ -308,12 +308,17 @@ class Table:
         self.pending[d] = (choice, mode)     # may change until the window closes
 
     def _decide(self, d: str, target: int | None, mode: str) -> bool:
+        return self._record(A.Decide(d, target, mode), _decision_line(d, target, mode), d)
+
+    def _record(self, action: A.Action, line: str, what: str) -> bool:
+        """Apply a choice made at the table and write it to the game script; a choice the
+        rules refuse becomes a note for the host, never a crash."""
         try:
-            self._apply(A.Decide(d, target, mode))
+            self._apply(action)
         except RulesError as exc:
-            self._note(f"{d}: {exc}")
+            self._note(f"{what}: {exc}")
             return False
-        self.script.append(_decision_line(d, target, mode))
+        self.script.append(line)
         return True
 
     def _close_window(self) -> None:
@@ -348,12 +353,8 @@ class Table:
         self._nominate(seat, choice)
 
     def _nominate(self, by: int, target: int) -> None:
-        try:
-            self._apply(A.Nominate(by, target))
-        except RulesError as exc:
-            self._note(f"nomination: {exc}")
+        if not self._record(A.Nominate(by, target), f"nominate {by} {target}", "nomination"):
             return
-        self.script.append(f"nominate {by} {target}")
         self.nominated_this_speech = True
         t = self.timer
         if t is not None and t.what == "speech":
@@ -459,12 +460,8 @@ class Table:
             self._night_choice(seat, what, choice)
 
     def _take(self, seat: int, target: int) -> None:
-        try:
-            self._apply(A.Take(seat, target))
-        except RulesError as exc:
-            self._note(f"take: {exc}")
+        if not self._record(A.Take(seat, target), f"take {seat} {target}", "take"):
             return
-        self.script.append(f"take {seat} {target}")
         self.timer = None
         self.panel.stop()
         self._after()
