@@ -136,6 +136,7 @@ def _table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--new", action="store_true", help="start a new game, discard the journal")
     p.add_argument("--pads", choices=("auto", "sim", "gpio", "serial", "fake"), default=None)
     p.add_argument("--voice-pack", help="a folder of recorded clips that replace the voice")
+    p.add_argument("--volume", type=float, default=0.9, help="the voice's volume, 0 to 1")
     p.add_argument("--silent", action="store_true", help="print the narration, play nothing")
     p.add_argument("--demo", action="store_true",
                    help="headless: bot players press fake pads; prints the narration")

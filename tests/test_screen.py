@@ -65,8 +65,11 @@ def test_each_phase_renders_and_shows_what_it_must(tmp_path: Path) -> None:
     for name, (hv, _pv) in shots.items():
         host = Screen(surf)
         assert host.update(hv) and not host.update(hv)      # drawn once, not again unchanged
+        png = tmp_path / f"host-{name}.png"
+        pygame.image.save(surf, str(png))
         if SHOTS and name in ("deal", "night", "vote"):
             pygame.image.save(surf, str(SHOTS / f"host-{name}.png"))
+        surf.blit(pygame.image.load(str(png)), (0, 0))     # what is checked is the PNG
         if name == "night":
             awake = [s.seat for s in hv.seats if s.awake]
             assert awake and _ring(surf, awake[0]) == BLUE
@@ -161,3 +164,29 @@ def test_views_speak_the_game_language(tmp_path: Path, lang: str) -> None:
     assert public_state(table).lang == lang
     surf = _surface()
     assert Screen(surf).update(host_view(table))
+
+
+def test_setup_chooses_the_game_and_remembers_names(tmp_path: Path) -> None:
+    from table_app.screen.render import Painter
+    from table_app.screen.setup import Setup, draw_setup, load_names, save_names
+    setup = Setup()
+    setup.command(("format",))
+    assert setup.fmt == "classic" and setup.players == 11      # capped to the format
+    setup.command(("fewer",))
+    setup.command(("language",))
+    setup.command(("dealing",))
+    assert (setup.players, setup.lang, setup.deal) == (10, "uz", "cards")
+    setup.command(("name", "4"))
+    for key in "Nino":
+        setup.type(key)
+    setup.type("\b")
+    setup.type("o")
+    setup.type("\r")
+    assert setup.names == {4: "Nino"} and setup.editing is None
+    buttons = draw_setup(Painter(), _surface(), setup)
+    assert any(b.cmd == ("name", "10") for b in buttons)
+    assert not any(b.cmd == ("name", "11") for b in buttons)
+    path = tmp_path / "names.json"
+    save_names(setup.names, path)
+    assert load_names(path) == {4: "Nino"}
+    assert load_names(tmp_path / "missing.json") == {}

@@ -182,7 +182,7 @@ def play(args: Any) -> int:
     if args.silent:
         voice = Captions(args.lang)
     else:
-        voice = SoundBoard(args.lang, voice_pack=args.voice_pack)
+        voice = SoundBoard(args.lang, volume=args.volume, voice_pack=args.voice_pack)
         voice.start()
     app = TableApp(pads, voice, clock, journal, inbox, GrammarConfig())
     table = app.open(args.format or "yakuza", args.players, args.lang, args.deal, args.seed,
