@@ -8,6 +8,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 from .rules import find_format
 from .rules.bots import play
@@ -185,6 +186,22 @@ def bench_sound() -> None:
               f"(device {'open' if out[0] == 'True' else 'missing'}; target < 1000 ms)")
 
 
+def _first_speech_on_real_clock(journal: Any) -> tuple[Any, Any, Any, Any]:
+    """Bots play a yakuza game on a fake clock up to day 1's first speech; from there the
+    table runs on the real clock, as at a club. Returns (app, pads, table, clock)."""
+    from .clock import MonotonicClock
+    from .table.app import ResumedClock
+    from .table.virtual import run_virtual, virtual_table
+
+    app, bots, clock, pads = virtual_table(journal, seed=3, sync=True)
+    table = run_virtual(app, bots, clock,
+                        until=lambda t: t.game.phase == "day" and bool(t.asked))
+    real = ResumedClock(MonotonicClock(), clock.now())
+    app.clock = real
+    pads.clock = real
+    return app, pads, table, real
+
+
 def bench_table(presses: int) -> None:
     """A pad event entering the queue to its ring response going out, through the journal
     (fsync'd), the grammar and the table, on a real clock."""
@@ -192,20 +209,8 @@ def bench_table(presses: int) -> None:
     import threading
     from pathlib import Path
 
-    from .clock import MonotonicClock
-    from .table.app import ResumedClock
-    from .table.virtual import virtual_table
-
     with tempfile.TemporaryDirectory() as d:
-        app, bots, clock, pads = virtual_table(Path(d) / "bench.journal", seed=3, sync=True)
-        # bots play on a fake clock up to the first speech of day 1
-        from .table.virtual import run_virtual
-        table = run_virtual(app, bots, clock,
-                            until=lambda t: t.game.phase == "day" and bool(t.asked))
-        # from here on the real clock, as at the table
-        real = ResumedClock(MonotonicClock(), clock.now())
-        app.clock = real
-        pads.clock = real
+        app, pads, table, real = _first_speech_on_real_clock(Path(d) / "bench.journal")
         speaker = next(iter(table.asked))
         if table.timer is not None:       # hold the speech open for the whole measurement
             table.timer.deadline += 3600
@@ -260,22 +265,13 @@ def bench_screen(seconds: float) -> None:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
 
-    from .clock import MonotonicClock
     from .screen import Screen, host_view
     from .table import Host
-    from .table.app import ResumedClock
-    from .table.virtual import run_virtual, virtual_table
 
     pygame.display.init()
     surface = pygame.display.set_mode((800, 480))
     with tempfile.TemporaryDirectory() as d:
-        app, bots, clock, pads = virtual_table(Path(d) / "j", seed=3, sync=True)
-        run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day" and bool(t.asked))
-        real = ResumedClock(MonotonicClock(), clock.now())
-        app.clock = real
-        pads.clock = real
-        table = app.table
-        assert table is not None
+        app, pads, table, real = _first_speech_on_real_clock(Path(d) / "j")
         print(f"host screen: CPU share of one core over {seconds:.0f} s (target < 5 %)")
         for label, paused in (("idle table (paused)", True), ("speech timer running", False)):
             if paused:

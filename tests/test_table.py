@@ -62,22 +62,11 @@ def _night(rec: Recorder, n: int) -> list[tuple[float, str]]:
 
 
 def _to_day(app, bots, clock, day: int, phase: str = "day") -> None:  # type: ignore[no-untyped-def]
-    def there() -> bool:
-        g = app.table.game
+    def there(table) -> bool:  # type: ignore[no-untyped-def]
+        g = table.game
         return g.phase == phase and (g.day_no if phase == "day" else g.night_no) == day
 
-    while not there():
-        for cmd in bots.observe(app.table, clock.now()):
-            app.feed(Host(cmd))
-        if not app.inbox.empty():
-            app.feed(app.inbox.get_nowait())
-            continue
-        times = [t for t in (app.table.next_deadline(), bots.next_time()) if t is not None]
-        clock.set(max(clock.now(), min(times)))
-        bots.fire(clock.now())
-        if app.inbox.empty():
-            from table_app.table import Tick
-            app.feed(Tick())
+    run_virtual(app, bots, clock, until=there)
 
 
 def test_a_dead_doctor_is_woken_all_the_same(tmp_path: Path) -> None:

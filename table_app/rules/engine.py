@@ -752,16 +752,20 @@ class Game:
         self._over()
         if self.phase != "day" or self.step not in ("vote", "revote"):
             raise IllegalAction("no vote is open")
-        seat = self._living_seat(a.seat, " and cannot vote")
-        target = self._seat(a.target)
-        if seat in self.ballots:
+        self._check_ballot(a.seat, a.target, self.ballots)
+        self.ballots[a.seat] = a.target
+
+    def _check_ballot(self, seat: int, target: int, taken: dict[int, int]) -> None:
+        """Why a ballot is refused (raised), given the ballots already `taken`."""
+        self._living_seat(seat, " and cannot vote")
+        self._seat(target)
+        if seat in taken:
             raise IllegalAction(f"seat {seat} has already voted")
         if target not in self.candidates:
             if self.opt["vote"] == "plurality":
                 raise IllegalAction(f"seat {target} is out of the game")
             what = "in the repeat vote" if self.step == "revote" else "nominated"
             raise IllegalAction(f"seat {target} is not {what}")
-        self.ballots[seat] = target
 
     def _ballots(self, a: A.Ballots) -> None:
         if self.phase != "day" or self.step not in ("vote", "revote"):
@@ -770,17 +774,10 @@ class Game:
         ballots = dict(self.ballots)      # all or nothing: a bad ballot changes no state
         for seat, target in a.ballots:
             # the common case checked inline; anything odd goes the long way for its message
-            if type(seat) is int and 0 < seat <= n and alive[seat] and seat not in ballots \
-                    and target in cands:
-                ballots[seat] = target
-            else:
-                saved = self.ballots
-                self.ballots = ballots
-                try:
-                    self._ballot(A.Ballot(seat, target))
-                finally:
-                    self.ballots = saved
-                raise InvalidAction(f"bad ballot {seat}: {target}")  # pragma: no cover
+            if not (type(seat) is int and 0 < seat <= n and alive[seat]
+                    and seat not in ballots and target in cands):
+                self._check_ballot(seat, target, ballots)
+            ballots[seat] = target
         self.ballots = ballots
         self._tally()
 

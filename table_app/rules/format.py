@@ -111,7 +111,7 @@ class Format:
             self.options[name] = check_option(name, value)
 
         windows = []
-        for i, w in enumerate(data["night"]):
+        for w in data["night"]:
             name = str(w["window"])
             wakes = tuple(w["wakes"])
             decisions = tuple(w.get("decisions", ()))
@@ -136,7 +136,6 @@ class Format:
             windows.append(Window(name, wakes, decisions, timer,
                                   None if night1 is None else str(night1),
                                   int(w.get("from_night", 1))))
-            del i
         self.windows: tuple[Window, ...] = tuple(windows)
         seen: set[str] = set()
         for w in self.windows:

@@ -8,7 +8,7 @@ timer, vote totals, the winner): it is given nothing secret, so it cannot show i
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 
@@ -118,9 +118,8 @@ def host_view(table: Table, names: Names | None = None,
         w = g.waiting()
         window = w.window or ""
         awake = set(w.awake)
-    seats = tuple(SeatView(**{**sv.__dict__, "role": g.roles[sv.seat],
-                              "awake": sv.seat in awake, "asked": sv.seat in table.asked})
-                  for sv in pub.seats)
+    seats = tuple(replace(sv, role=g.roles[sv.seat], awake=sv.seat in awake,
+                          asked=sv.seat in table.asked) for sv in pub.seats)
     choices = tuple((d, "-" if target is None else str(target))
                     for d, (target, _) in sorted(table.pending.items()))
     notes = tuple(n.text for n in table.log[-6:])

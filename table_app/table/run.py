@@ -29,10 +29,9 @@ DEFAULT_JOURNAL = Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" /
 class Captions:
     """A voice that prints what it says (the headless demo, a table without speakers)."""
 
-    def __init__(self, lang: str, out: Any = None, clock: Clock | None = None) -> None:
+    def __init__(self, lang: str, out: Any = None) -> None:
         self.lang = lang
         self.out = out or sys.stdout
-        self.clock = clock
 
     def say(self, line: list[str]) -> None:
         words = " ".join(text(c, self.lang) or c for c in line)
@@ -74,8 +73,9 @@ def demo(args: Any) -> int:
     app = TableApp(pads, voice, clock, journal, inbox, GrammarConfig())
     table = app.open(args.format, args.players, args.lang, args.deal, args.seed, args.format_file)
     if args.fast:
+        from .virtual import follow_journal
         assert isinstance(clock, FakeClock)
-        _resumed_fake(app, clock)
+        follow_journal(app, clock)
     pads.clock = app.clock                   # pads stamp edges with the game's clock
     if app.resumed:
         print(f"(resumed from {journal}, {len(app.entries)} inputs)")
@@ -107,14 +107,6 @@ def demo(args: Any) -> int:
         Path(args.script_out).write_text(table.game_script())
     app.close()
     return 0
-
-
-def _resumed_fake(app: TableApp, clock: FakeClock) -> FakeClock:
-    # a resumed game's fake clock starts where the journal stopped
-    if app.resumed and app.entries:
-        clock.set(max(clock.now(), float(app.entries[-1]["t"])))
-        app.clock = clock
-    return clock
 
 
 def play(args: Any) -> int:

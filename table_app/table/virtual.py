@@ -41,12 +41,16 @@ def virtual_table(journal: str | Path, voice: Voice | None = None, seed: int = 1
         rec.clock = clock
     app = TableApp(pads, rec, clock, journal, inbox, GrammarConfig(), sync=sync)
     app.open(seed=seed, **game)  # type: ignore[arg-type]
-    if app.resumed:
-        # one fake clock for everything, going on from where the journal stopped
-        clock.set(max(clock.now(), float(app.entries[-1]["t"])))
-        app.clock = clock
+    follow_journal(app, clock)
     bots = TableBots(pads, seed)
     return app, bots, clock, pads
+
+
+def follow_journal(app: TableApp, clock: FakeClock) -> None:
+    """One fake clock for everything, going on from where a resumed journal stopped."""
+    if app.resumed and app.entries:
+        clock.set(max(clock.now(), float(app.entries[-1]["t"])))
+        app.clock = clock
 
 
 def run_virtual(app: TableApp, bots: TableBots, clock: FakeClock,
