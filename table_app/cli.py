@@ -75,7 +75,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(str(exc), file=sys.stderr)
         return 2
     if args.json:
-        print(json.dumps(replay.outcome()))
+        print(json.dumps(replay.outcome().to_json()))
     else:
         print("\n".join(narrate(replay)))
         if replay.game.winner is None:

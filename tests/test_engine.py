@@ -167,13 +167,14 @@ def test_invalid_and_illegal_are_told_apart() -> None:
 
 
 def test_hobo_witnesses_who_killed_where_he_went() -> None:
-    text = ("format city\nplayers 6\n"
-            "deal 1=hobo 2=don 3=killer 4=doctor 5=civilian 6=civilian\n"
+    text = ("format city\nplayers 14\n"
+            "deal 1=hobo 2=don 3=killer 4=doctor 5=civilian 6=civilian 7=mafioso 8=mafioso\n"
+            "deal 9=lawyer 10=commissar 11=sergeant 12=lover 13=civilian 14=civilian\n"
             "night\nhobo 5\nmafia 5\nkiller 5\nday\n")
     r = run_script(text)
     seen = [f for _, _, fx in r.steps for f in fx if isinstance(f, E.Witness)]
     assert seen == [E.Witness(5, (2, 3), audience=1)]
-    assert r.outcome()["out"] == [{"seat": 5, "phase": "night 1", "by": "mafia"}]
+    assert r.outcome().to_json()["out"] == [{"seat": 5, "phase": "night 1", "by": "mafia"}]
 
 
 def test_roles_revealed_in_city_not_in_yakuza() -> None:
@@ -190,16 +191,16 @@ def test_option_changes_a_rule() -> None:
     base = ("format yakuza\nDEAL\nnight\ndoctor 7\nday\n")
     deal = ("deal 1=civilian 2=detective 3=civilian 4=don 5=mafioso 6=civilian 7=doctor "
             "8=mafioso 9=civilian 10=shogun 11=yakuza 12=civilian")
-    with_default = run_script(base.replace("DEAL", deal)).outcome()
+    with_default = run_script(base.replace("DEAL", deal)).outcome().to_json()
     without = run_script(base.replace("DEAL", "option yakuza_default_kill false\n" + deal))
     assert with_default["out"] == [{"seat": 1, "phase": "night 1", "by": "yakuza"}]
-    assert without.outcome()["out"] == []
+    assert without.outcome().to_json()["out"] == []
 
 
 def test_fouls_to_disqualify_option() -> None:
     text = ("format classic\noption fouls_to_disqualify 3\nseed 4\nnight\nday\n"
             "foul 2\nfoul 2\nfoul 2\n")
-    out = run_script(text).outcome()["out"]
+    out = run_script(text).outcome().to_json()["out"]
     assert {"seat": 2, "phase": "day 1", "by": "disqualified"} in out
 
 
@@ -246,9 +247,15 @@ def test_an_inconsistent_format_is_a_clear_error(change: tuple[str, str], messag
     assert str(info.value).startswith("house.toml")
 
 
-def test_a_role_on_no_side_is_caught() -> None:
+def test_a_dealt_role_the_format_does_not_list_is_caught() -> None:
     text = _yakuza_text().replace("civilian = 5,", "civilian = 4, maniac = 1,")
-    with pytest.raises(FormatError, match="role 'maniac' is on no side"):
+    with pytest.raises(FormatError, match="role 'maniac' is not in roles"):
+        format_from_text(text, "house.toml")
+
+
+def test_sides_belong_to_the_roles_not_the_format() -> None:
+    text = _yakuza_text().replace("roles = [", "[teams]\ncity = []\n\n[x]\nroles = [", 1)
+    with pytest.raises(FormatError, match="list the format's roles"):
         format_from_text(text, "house.toml")
 
 

@@ -40,7 +40,7 @@ def test_script(path: Path) -> None:
         assert str(info.value) == err.read_text(encoding="utf-8").strip()
     else:
         expected = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
-        assert run_script(text).outcome() == expected
+        assert run_script(text).outcome().to_json() == expected
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

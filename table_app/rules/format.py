@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from .errors import FormatError, InvalidAction
-from .roles import DECISIONS, OPTION_DEFAULTS, OPTION_TYPES, ROLES, TEAMS, OptionValue
+from .roles import DECISIONS, OPTION_DEFAULTS, OPTION_TYPES, ROLE, ROLES, OptionValue
 
 BUILTIN_FORMATS = ("yakuza", "classic", "city")
 
@@ -34,16 +34,15 @@ class Window:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """Who is alive, by side: what a win rule looks at."""
+    """Who is alive, by side, and which sides can still kill at night: what a win rule
+    looks at."""
 
     alive: int
-    city: int
-    mafia: int
-    yakuza_clan: int
-    yakuza_armed: bool
-    maniac: int
-    maniac_armed: bool
-    killer: int
+    count: Mapping[str, int]
+    armed: frozenset[str]
+
+    def __getitem__(self, side: str) -> int:
+        return self.count.get(side, 0)
 
 
 class Format:
@@ -57,7 +56,7 @@ class Format:
             self._load(data)
         except FormatError as exc:
             raise FormatError(f"{source}: {exc}") from None
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
             raise FormatError(f"{source}: malformed format data ({exc!r})") from None
 
     # -- loading -------------------------------------------------------------------------
@@ -72,30 +71,39 @@ class Format:
         if not 1 <= self.min_players <= self.max_players:
             raise FormatError(f"players: min {self.min_players} and max {self.max_players}")
 
-        self.teams: dict[str, tuple[str, ...]] = {}
+        if "teams" in data:
+            raise FormatError("teams: a role's side is part of the role now; list the "
+                              "format's roles with roles = [...] instead")
+        names = data["roles"]
+        if not isinstance(names, list) or not names:
+            raise FormatError("roles: a list of role ids")
+        self.role_order: tuple[str, ...] = tuple(str(r) for r in names)
         self.team_of: dict[str, str] = {}
-        for team, members in dict(data["teams"]).items():
-            if team not in TEAMS:
-                raise FormatError(f"teams: unknown side '{team}' (sides: {', '.join(TEAMS)})")
-            self.teams[team] = tuple(members)
-            for role in members:
-                if role not in ROLES:
-                    raise FormatError(f"teams.{team}: no rule knows the role '{role}'")
-                if role in self.team_of:
-                    raise FormatError(f"teams: role '{role}' is on two sides")
-                self.team_of[role] = team
+        for role in self.role_order:
+            if role not in ROLE:
+                raise FormatError(f"roles: no rule knows the role '{role}'")
+            if role in self.team_of:
+                raise FormatError(f"roles: '{role}' is listed twice")
+            self.team_of[role] = ROLE[role].side
         self.roles = frozenset(self.team_of)
+        #: side -> its roles, sides in the order the roles list them
+        self.teams: dict[str, tuple[str, ...]] = {}
+        for role in self.role_order:
+            side = self.team_of[role]
+            self.teams[side] = self.teams.get(side, ()) + (role,)
 
         self.composition: dict[int, dict[str, int]] = {}
         for key, counts in dict(data["composition"]).items():
-            n = int(key)
+            n = _whole(key, f"composition: '{key}' is not a player count")
+            if not isinstance(counts, dict):
+                raise FormatError(f"composition.{key}: a table of role = count")
             for role, count in counts.items():
                 if role not in ROLES:
                     raise FormatError(f"composition.{key}: no rule knows the role '{role}'")
                 if role not in self.roles:
-                    raise FormatError(f"composition.{key}: role '{role}' is on no side")
-                if int(count) < 0:
-                    raise FormatError(f"composition.{key}: negative count for '{role}'")
+                    raise FormatError(f"composition.{key}: role '{role}' is not in roles")
+                if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+                    raise FormatError(f"composition.{key}: '{role}' needs a whole number")
             total = sum(int(c) for c in counts.values())
             if total != n:
                 raise FormatError(f"composition.{key}: the roles add up to {total}, not {n}")
@@ -104,7 +112,11 @@ class Format:
             if n not in self.composition:
                 raise FormatError(f"composition: no row for {n} players")
 
-        self.timers: dict[str, int] = {k: int(v) for k, v in dict(data["timers"]).items()}
+        self.timers: dict[str, int] = {}
+        for k, v in dict(data["timers"]).items():
+            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 3600:
+                raise FormatError(f"timers.{k}: a whole number of seconds from 0 to 3600")
+            self.timers[str(k)] = v
 
         self.options: dict[str, OptionValue] = dict(OPTION_DEFAULTS)
         for name, value in dict(data.get("options", {})).items():
@@ -121,10 +133,7 @@ class Format:
             for d in decisions:
                 if d not in DECISIONS:
                     raise FormatError(f"night window '{name}': no rule knows the decision '{d}'")
-                if d == "mafia":
-                    if "mafia" not in self.teams:
-                        raise FormatError(f"night window '{name}': 'mafia' but no Mafia side")
-                elif DECISIONS[d] not in self.roles:
+                if DECISIONS[d] not in self.roles:
                     raise FormatError(
                         f"night window '{name}': decision '{d}' needs the role "
                         f"'{DECISIONS[d]}', which is not in the format")
@@ -193,21 +202,22 @@ class Format:
 
     # -- hooks ---------------------------------------------------------------------------
     def winner(self, t: Tally) -> str | None:
-        """The spec's win order: city, then the Yakuza clan, then the maniac, then the Mafia."""
-        if t.mafia == 0 and t.yakuza_clan == 0 and t.maniac == 0:
+        """The spec's win order: city, then the Yakuza clan, then the maniac, then the Mafia.
+
+        A side is armed while it can still kill at night (the Mafia while one of it may
+        lead, the clan while its killer lives, the maniac while he has a kill left)."""
+        mafia, clan, maniac, city = t["mafia"], t["yakuza"], t["maniac"], t["city"]
+        if mafia == 0 and clan == 0 and maniac == 0:
             return "city"
-        if t.yakuza_clan and (
-            (t.mafia == 0 and t.yakuza_clan >= t.city) or (t.city == 0 and t.yakuza_clan >= t.mafia)
-        ):
+        if clan and ((mafia == 0 and clan >= city) or (city == 0 and clan >= mafia)):
             return "yakuza"
-        if t.maniac and t.alive <= 2:
-            # 1x1; the spec says "exactly two", but a maniac left alone (his last kill and
-            # the Mafia's on the same night) has won too, or the game could never end
+        if maniac and t.alive <= 2:
+            # 1x1, or alone after a night that kills the last two others
             return "maniac"
-        if t.mafia:
-            rest = t.alive - t.mafia
-            other_armed = t.yakuza_armed or t.maniac_armed or t.killer > 0
-            if t.mafia > rest or (not other_armed and t.mafia >= rest):
+        if mafia:
+            rest = t.alive - mafia
+            other_armed = any(s not in ("mafia", "city") for s in t.armed)
+            if mafia > rest or (not other_armed and mafia >= rest):
                 return "mafia"
         return None
 
@@ -230,11 +240,12 @@ class CityFormat(Format):
     hooks = "city"
 
     def winner(self, t: Tally) -> str | None:
-        if t.mafia == 0 and t.killer == 0:
+        mafia, killer = t["mafia"], t["killer"]
+        if mafia == 0 and killer == 0:
             return "city"
-        if t.killer and t.alive == 1:
+        if killer and t.alive == 1:
             return "killer"
-        if t.mafia and t.mafia >= t.alive - t.mafia:
+        if mafia and mafia >= t.alive - mafia:
             return "mafia"
         return None
 
@@ -267,6 +278,16 @@ def check_option(name: str, value: object) -> OptionValue:
     if not isinstance(value, str) or (allowed and value not in allowed):
         raise FormatError(f"option {name} takes one of {', '.join(allowed)}")
     return value
+
+
+def _whole(key: object, why: str) -> int:
+    try:
+        n = int(str(key))
+    except ValueError:
+        raise FormatError(why) from None
+    if n < 1:
+        raise FormatError(why)
+    return n
 
 
 def _build(data: Mapping[str, Any], source: str) -> Format:

@@ -8,14 +8,14 @@ Nothing here reads files or prints: the command line does that.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from . import actions as A
 from . import effects as E
-from .engine import Game, deal_from_seed
+from .engine import Game, composition_error, deal_from_seed
 from .errors import RulesError
 from .format import Format, find_format
-from .roles import DECISIONS, ROLES, UNIQUE_ROLES, OptionValue
+from .roles import DECISION, DECISIONS, ROLES, UNIQUE_ROLES, OptionValue
+from .state import Outcome
 
 HEADER = ("format", "players", "option", "deal", "seed")
 
@@ -37,17 +37,9 @@ class Replay:
     deal_line: int
     steps: list[tuple[int, str, list[E.Effect]]] = field(default_factory=list)
 
-    def outcome(self) -> dict[str, Any]:
-        """The `--json` object of the spec, keys in the spec's order."""
-        g = self.game
-        return {
-            "format": g.fmt.id,
-            "winner": g.winner,
-            "alive": g.living(),
-            "out": [{"seat": o.seat, "phase": o.phase, "by": o.by} for o in g.out],
-            "checks": [{"phase": c.phase, "by": c.by, "seat": c.seat, "result": c.result}
-                       for c in g.checks],
-        }
+    def outcome(self) -> Outcome:
+        """How the replayed game stands (`outcome().to_json()` is the `--json` object)."""
+        return self.game.outcome()
 
 
 def _int(word: str, line: int, what: str = "a seat number") -> int:
@@ -172,6 +164,9 @@ class _Header:
                 if role in UNIQUE_ROLES and role in seen:
                     raise ScriptError(role_line, f"seat {s}: there is only one {role}")
                 seen.add(role)
+            why = composition_error(fmt, players, deal.roles)
+            if why:
+                raise ScriptError(self.deal_line, why)
         else:
             raise ScriptError(line, "no deal: the header needs 'deal S=ROLE ...' or 'seed N'")
         try:
@@ -338,11 +333,12 @@ def _no_vote(game: Game, kw: str) -> str:
 
 def _decision(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect]:
     mode = ""
-    if kw == "commissar":
+    modes = [m for m, _ in DECISION[kw].modes]
+    if modes:
         if len(args) == 1 and args[0] == "-":
             return game.apply(A.Decide(kw, None))
-        if len(args) != 2 or args[0] not in ("check", "shoot"):
-            raise ScriptError(line, "expected 'commissar check T' or 'commissar shoot T'")
+        if len(args) != 2 or args[0] not in modes:
+            raise ScriptError(line, "expected " + " or ".join(f"'{kw} {m} T'" for m in modes))
         mode, args = args[0], args[1:]
     if len(args) != 1:
         raise ScriptError(line, f"expected '{kw} T' or '{kw} -'")

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..pads import FakePads
 from ..rules import deal_from_seed
+from ..rules.roles import DECISION, Act
 from .core import Table
 
 THINK = 0.6        # seconds before a bot starts pressing
@@ -115,13 +116,14 @@ class TableBots:
             if rng.random() > self.p_vote:
                 return False                      # abstains
             return rng.choice(eligible)
-        if what in ("removeall", "commissar_mode"):
+        if what == "removeall" or what.startswith("mode:"):
             return 1 if rng.random() < 0.6 else 2
         if what == "take":
             return rng.choice(eligible)
-        # a night decision: the Mafia and the clan do not kill their own
+        # a night decision: a side does not kill (or order a kill on) its own
         mine = team_of[g.roles[seat]]
-        targets = [s for s in eligible if what not in ("mafia", "shogun", "yakuza", "killer")
+        harms = DECISION[what].act in (Act.KILL, Act.ORDER)
+        targets = [s for s in eligible if not harms
                    or team_of[g.roles[s]] != mine] or list(eligible)
         return rng.choice(targets)
 

@@ -23,17 +23,14 @@ from ..pads.rings import CheckShown, Countdown, Dark, RoleCard
 from ..rules import Game, RulesError, deal_from_seed
 from ..rules import actions as A
 from ..rules import effects as E
+from ..rules.engine import composition_error
 from ..rules.format import Format
+from ..rules.roles import DECISION, ROLE, Act
 from ..sound.catalogue import num
 from ..sound.narration import Narrator
 
-#: Within each side, how many pixels light when a player looks at his role card.
-ROLE_PATTERN = {
-    "civilian": 1, "detective": 2, "doctor": 3, "commissar": 4, "sergeant": 5, "lover": 6,
-    "hobo": 7, "sorcerer": 8, "werewolf": 9, "mafioso": 1, "don": 2, "lawyer": 3,
-    "yakuza": 1, "shogun": 2, "maniac": 1, "killer": 1,
-}
-CHECKS = ("don", "detective")
+#: decisions answered on the asking seat's ring at once: final at the first confirmation
+SHOWN = (Act.CHECK, Act.SEARCH)
 DAWN = 4.0          # seconds between the night's last window and the morning (and at dusk)
 TICKS_FROM = 10     # the last seconds of a speech tick
 
@@ -107,7 +104,7 @@ class Table:
     registered: dict[int, str] = field(default_factory=dict)
     pending: dict[str, tuple[int | None, str]] = field(default_factory=dict)
     asked: dict[int, str] = field(default_factory=dict)      # seat -> what it is asked
-    commissar_mode: str = ""
+    modes: dict[str, str] = field(default_factory=dict)      # decision -> its mode tonight
     ballots: dict[int, int] = field(default_factory=dict)
     yes: set[int] = field(default_factory=set)
     nominated_this_speech: bool = False
@@ -155,7 +152,7 @@ class Table:
         if self.cfg.deal == "cards":
             self.stage = "register"
             roles = self.cfg.fmt.composition[self.cfg.players]
-            self.registering = [r for r in roles if r != "civilian"]
+            self.registering = [r for r in roles if not ROLE[r].plain]
             self.voice.say(["city_sleeps"])
             self._next_registration()
             return
@@ -184,21 +181,22 @@ class Table:
         self._start_timer("register", 10.0)
 
     def _finish_registration(self) -> None:
-        roles = []
-        counts: dict[str, int] = {}
-        for seat in range(1, self.cfg.players + 1):
-            role = self.registered.get(seat, "civilian")
-            roles.append(role)
-            counts[role] = counts.get(role, 0) + 1
-        want = self.cfg.fmt.composition[self.cfg.players]
-        for role, n in want.items():
-            if role != "civilian" and counts.get(role, 0) != n:
-                self._note(f"registration: {counts.get(role, 0)} seats pressed as {role}, "
-                           f"the format has {n}: correct it with 'assign SEAT ROLE'")
-        self._apply(A.Deal(tuple(roles)))
+        """Every role was called: deal what the seats pressed, once it is the format's
+        composition; until then the host assigns the missing roles by seat."""
+        roles = tuple(self.registered.get(seat, self._plain_role())
+                      for seat in range(1, self.cfg.players + 1))
+        why = composition_error(self.cfg.fmt, self.cfg.players, roles)
+        if why:
+            self._note(f"registration: {why}; assign the missing roles (assign SEAT ROLE)")
+            return
+        self._apply(A.Deal(roles))
         self.script.append("deal " + " ".join(f"{i}={r}" for i, r in enumerate(roles, 1)))
         self.stage = "ready"
         self.voice.say(["city_wakes"])
+
+    def _plain_role(self) -> str:
+        """The role of a seat that pressed for nothing at a card deal."""
+        return next(r for r in self.cfg.fmt.role_order if ROLE[r].plain)
 
     def start_game(self) -> None:
         if self.stage != "ready":
@@ -264,24 +262,27 @@ class Table:
         self.panel.stop()
         self.pending = {}
         self.asked = {}
-        self.commissar_mode = ""
+        self.modes = {}
         g = self.game
         for d in g.open_decisions():
             seat = g.actor(d)
             if seat is None:
                 continue                     # a role that is out is woken all the same
-            if d == "commissar" and g.night_no >= g.shoot_from:
-                self.asked[seat] = "commissar_mode"
-                self.panel.ask(seat, [1, 2], "yesno")     # 1: check, 2: shoot
+            modes = g.modes(d)
+            if len(modes) > 1:
+                # which way first (yes: the first mode, no: the second), then the target
+                self.asked[seat] = f"mode:{d}"
+                self.panel.ask(seat, [1, 2], "yesno")
                 continue
-            self._ask_decision(seat, d, "check" if d == "commissar" else "")
+            self._ask_decision(seat, d, modes[0] if modes else "")
 
     def _ask_decision(self, seat: int, d: str, mode: str) -> None:
         targets = self.game.legal_targets(d, mode)
         if not targets:
             return
         self.asked[seat] = d
-        self.commissar_mode = mode if d == "commissar" else self.commissar_mode
+        if mode:
+            self.modes[d] = mode
         self.panel.ask(seat, targets)
 
     def _ask(self, seat: int, eligible: list[int], what: str, kind: str = "pick") -> None:
@@ -290,15 +291,17 @@ class Table:
 
     def _night_choice(self, seat: int, what: str, choice: int | None) -> None:
         g = self.game
-        if what == "commissar_mode":
-            if choice in (1, 2):
-                self._ask_decision(seat, "commissar", "check" if choice == 1 else "shoot")
+        if what.startswith("mode:"):
+            d = what[5:]
+            modes = g.modes(d)
+            if choice in (1, 2) and len(modes) >= choice:
+                self._ask_decision(seat, d, modes[choice - 1])
             return
         d = what
         if choice is None and d not in g.passes:
             return                           # this role may not pass: keep asking
-        mode = self.commissar_mode if d == "commissar" else ""
-        if d in CHECKS or (d == "commissar" and mode == "check"):
+        mode = self.modes.get(d, "")
+        if DECISION[d].act_for(mode) in SHOWN:
             # a check is final at the first confirmation, and answered on this ring only
             if self._decide(d, choice, mode):
                 self.asked.pop(seat, None)
@@ -468,7 +471,7 @@ class Table:
 
     def _role_card(self, seat: int) -> RoleCard:
         role = self.game.roles[seat]
-        return RoleCard(self.cfg.fmt.team_of[role], ROLE_PATTERN.get(role, 1))
+        return RoleCard(self.cfg.fmt.team_of[role], ROLE[role].card)
 
     def _register(self, seat: int) -> None:
         role = self.registering[0]
@@ -553,11 +556,22 @@ class Table:
             elif name == "act":
                 self._confirmed(int(args[0]), None if args[1] == "-" else int(args[1]))
             elif name == "assign" and self.stage == "register":
-                self.registered[int(args[0])] = args[1]
+                seat, role = self._seat_arg(args[0]), args[1]
+                if role not in self.cfg.fmt.roles:
+                    raise ValueError(f"the {self.cfg.fmt.id} format has no role '{role}'")
+                self.registered[seat] = role
+                if not self.registering:
+                    self._finish_registration()
             else:
                 self._note(f"unknown host command: {' '.join(cmd)}")
         except (RulesError, ValueError, IndexError) as exc:
             self._note(f"{' '.join(cmd)}: {exc}")
+
+    def _seat_arg(self, text: str) -> int:
+        seat = int(text)
+        if not 1 <= seat <= self.cfg.players:
+            raise ValueError(f"there is no seat {seat}")
+        return seat
 
     def _pause(self, reason: str) -> None:
         self.pause_reasons.add(reason)

@@ -54,11 +54,7 @@ class ScaledClock:
 
 
 def outcome(table: Table) -> dict[str, Any]:
-    g = table.game
-    return {"format": g.fmt.id, "winner": g.winner, "alive": g.living(),
-            "out": [{"seat": o.seat, "phase": o.phase, "by": o.by} for o in g.out],
-            "checks": [{"phase": c.phase, "by": c.by, "seat": c.seat, "result": c.result}
-                       for c in g.checks]}
+    return table.game.outcome().to_json()
 
 
 def demo(args: Any) -> int:

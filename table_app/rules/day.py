@@ -1,0 +1,257 @@
+"""The day: the morning, speeches and nominations, blind votes, ties and the remove-all
+question, and a voted-out role that takes someone along."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from . import actions as A
+from . import effects as E
+from .errors import IllegalAction
+from .roles import ROLE
+from .state import Phase, State, Step
+
+_SPEAKING = (Step.SPEECHES, Step.DEFENCE, Step.TIE)
+_BALLOTS = (Step.VOTE, Step.REVOTE)
+#: each speaking step's timer, and the kind of speech the Speech effect names
+_TIMER = {Step.SPEECHES: "speech", Step.DEFENCE: "defence", Step.TIE: "tie_speech"}
+_KIND = {Step.SPEECHES: "speech", Step.DEFENCE: "defence", Step.TIE: "tie"}
+
+
+class Day(State):
+    """Speeches, nominations, votes and what follows them."""
+
+    def _begin_day(self, a: A.BeginDay) -> None:
+        self._over()
+        if self.phase is not Phase.NIGHT:
+            raise IllegalAction("a day follows a night")
+        if self.step is not Step.DONE:
+            raise IllegalAction(f"night {self.night_no} is not over")
+        self.day_no += 1
+        self.phase = Phase.DAY
+        self.step = Step.SPEECHES
+        living = list(self.live)
+        start = 0
+        if self.rules.rotate:
+            after = self.first_speaker
+            start = next((i for i, s in enumerate(living) if s > after), 0)
+        self.speakers = living[start:] + living[:start]
+        self.first_speaker = self.speakers[0]
+        self.speaker_i = 0
+        self.announced = False
+        self.nominees = []
+        self.nominators = {}
+        self.candidates = []
+        self.ballots = {}
+        self.yes = set()
+        self._fx.append(E.PhaseBegins("day", self.day_no))
+        # the morning names the night's dead in seat order: attack order would tell who
+        # killed whom
+        self._fx.append(E.Morning(self.day_no, tuple(sorted(self.night_left)),
+                                  self.critical_fouls))
+        self._speak()
+
+    def _speak(self) -> None:
+        """Give the floor to the current speaker, skipping seats that are out."""
+        speakers, alive = self.speakers, self.alive
+        while self.speaker_i < len(speakers) and not alive[speakers[self.speaker_i]]:
+            self.speaker_i += 1
+        if self.speaker_i >= len(speakers):
+            self._after_speech()
+            return
+        st = self.step
+        if st is Step.SPEECHES and not self.announced and self.nominees \
+                and self.speaker_i == len(speakers) - 1:
+            self.announced = True
+            self._fx.append(E.NomineesAnnounced(tuple(self.nominees)))
+        timer = _TIMER[st]
+        self._fx.append(E.Speech(speakers[self.speaker_i], _KIND[st], timer,
+                                 self.fmt.timers.get(timer, 0)))
+
+    def _end_speech(self, a: A.EndSpeech) -> None:
+        self._over()
+        if self.phase is not Phase.DAY or self.step not in _SPEAKING:
+            raise IllegalAction("nobody is speaking")
+        self.speaker_i += 1
+        self._speak()
+
+    def _after_speech(self) -> None:
+        st = self.step
+        if st is Step.SPEECHES:
+            if self.nominees and not self.announced:
+                self.announced = True
+                self._fx.append(E.NomineesAnnounced(tuple(self.nominees)))
+            if self.rules.plurality:
+                self._open_vote(Step.VOTE, self.live)
+            elif not self.nominees:
+                self.step = Step.DONE       # with no nomination there is no vote
+            else:
+                self.step = Step.DEFENCE
+                self.speakers = list(self.nominees)
+                self.speaker_i = 0
+                self._speak()
+        elif st is Step.DEFENCE:
+            self._open_vote(Step.VOTE, self.nominees)
+        elif st is Step.TIE:
+            self._open_vote(Step.REVOTE, self.candidates)
+
+    def _open_vote(self, kind: Step, candidates: Sequence[int]) -> None:
+        if not candidates:       # every nominee was disqualified
+            self.step = Step.DONE
+            return
+        self.step = kind
+        self.candidates = list(candidates)
+        self.ballots = {}
+        self.yes = set()
+        timer = "removeall" if kind is Step.REMOVEALL else "vote"
+        self._fx.append(E.VoteOpens(kind.value, tuple(self.candidates), timer,
+                                    self.fmt.timers.get(timer, 0)))
+
+    def _nominate(self, a: A.Nominate) -> None:
+        self._over()
+        if self.phase is not Phase.DAY:
+            raise IllegalAction("nominations are made in the day")
+        if self.step is not Step.SPEECHES:
+            raise IllegalAction("nominations are closed: the speeches are over")
+        by = self._living_seat(a.by, " and cannot nominate")
+        t = self._living_seat(a.target, " and cannot be nominated")
+        if t in self.nominees:
+            raise IllegalAction(f"seat {t} is already nominated")
+        if by in self.nominators:
+            raise IllegalAction(f"seat {by} has already nominated seat {self.nominators[by]}")
+        self.nominees.append(t)
+        self.nominators[by] = t
+        self._fx.append(E.Nominated(by, t))
+
+    # -- ballots -------------------------------------------------------------------------
+    def _ballot(self, a: A.Ballot) -> None:
+        self._over()
+        if self.phase is not Phase.DAY or self.step not in _BALLOTS:
+            raise IllegalAction("no vote is open")
+        self._check_ballot(a.seat, a.target, self.ballots)
+        self.ballots[a.seat] = a.target
+
+    def _check_ballot(self, seat: int, target: int, taken: dict[int, int]) -> None:
+        """Why a ballot is refused (raised), given the ballots already `taken`."""
+        self._living_seat(seat, " and cannot vote")
+        self._seat(target)
+        if seat in taken:
+            raise IllegalAction(f"seat {seat} has already voted")
+        if target not in self.candidates:
+            if self.rules.plurality:
+                raise IllegalAction(f"seat {target} is out of the game")
+            what = "in the repeat vote" if self.step is Step.REVOTE else "nominated"
+            raise IllegalAction(f"seat {target} is not {what}")
+
+    def _ballots(self, a: A.Ballots) -> None:
+        self._over()
+        if self.phase is not Phase.DAY or self.step not in _BALLOTS:
+            raise IllegalAction("no vote is open")
+        alive, cands, n = self.alive, self.candidates, self.n
+        ballots = dict(self.ballots)      # all or nothing: a bad ballot changes no state
+        for seat, target in a.ballots:
+            # the common case checked inline; anything odd goes the long way for its message
+            if not (type(seat) is int and 0 < seat <= n and alive[seat]
+                    and seat not in ballots and target in cands):
+                self._check_ballot(seat, target, ballots)
+            ballots[seat] = target
+        self.ballots = ballots
+        self._tally()
+
+    def _tally(self) -> None:
+        """The vote closes: ballots are counted now. A ballot for a seat that can no longer
+        be voted out (disqualified since) counts as an abstention."""
+        kind = self.step
+        cands = self.candidates
+        counts = dict.fromkeys(cands, 0)
+        if self.rules.plurality:
+            for t in self.ballots.values():
+                if t in counts:
+                    counts[t] += 1
+        else:
+            last = cands[-1]
+            to_last = self.rules.abstain_to_last
+            get = self.ballots.get
+            for s in self.live:
+                t = get(s, 0)
+                if t not in counts:
+                    t = last if to_last else 0
+                if t:
+                    counts[t] += 1
+        self._fx.append(E.VoteTotals(kind.value,
+                                     tuple((c, counts[c]) for c in cands if counts[c])))
+        best = max(counts.values(), default=0)
+        leaders = [c for c in cands if counts[c] == best] if best else []
+        if len(leaders) == 1:
+            self._voted_out(leaders, "vote")
+        elif len(leaders) > 1 and self.rules.revote and kind is Step.VOTE:
+            self.step = Step.TIE
+            self.candidates = leaders
+            self.speakers = list(leaders)
+            self.speaker_i = 0
+            self._speak()
+        elif len(leaders) > 1 and self.rules.revote and kind is Step.REVOTE:
+            self._open_vote(Step.REMOVEALL, leaders)
+        else:
+            self.step = Step.DONE
+
+    def _removeall_yes(self, a: A.RemoveAllYes) -> None:
+        self._over()
+        if self.phase is not Phase.DAY or self.step is not Step.REMOVEALL:
+            raise IllegalAction("the remove-all question is not being asked")
+        seat = self._living_seat(a.seat, " and cannot vote")
+        if seat in self.yes:
+            raise IllegalAction(f"seat {seat} has already voted")
+        self.yes.add(seat)
+
+    def _close_removeall(self) -> None:
+        yes = len(self.yes)
+        self._fx.append(E.VoteTotals("removeall", ((0, yes),)))
+        if yes * 2 > len(self.live):
+            self._voted_out(list(self.candidates), "removeall")
+        else:
+            self.step = Step.DONE
+
+    def _voted_out(self, seats: list[int], by: str) -> None:
+        self.step = Step.DONE
+        voters = tuple(s for s, t in self.ballots.items() if t in seats)
+        self._eliminate([(s, by) for s in seats])
+        taker = next((s for s in seats if ROLE[self.roles[s]].takes_voter), 0)
+        live_voters = tuple(v for v in voters if self.alive[v])
+        if taker and live_voters:
+            self.step = Step.TAKE
+            self.take_seat = taker
+            self.take_voters = live_voters
+            self._fx.append(E.TakeAwaited(taker, live_voters))
+            return
+        self._end_eliminations()
+
+    def _take(self, a: A.Take) -> None:
+        self._over()
+        if self.phase is not Phase.DAY or self.step is not Step.TAKE or a.seat != self.take_seat:
+            raise IllegalAction(f"seat {a.seat} has nobody to take along")
+        t = self._living_seat(a.target)
+        if t not in self.take_voters:
+            raise IllegalAction(f"seat {t} did not vote for seat {a.seat}")
+        self.step = Step.DONE
+        self.take_seat = 0
+        self._eliminate([(t, self.roles[a.seat])])
+        self._end_eliminations()
+
+    def _close_day_step(self) -> None:
+        """The running speech, vote or choice ran out of time."""
+        st = self.step
+        if st in _SPEAKING:
+            self.speaker_i = len(self.speakers)
+            self._after_speech()
+        elif st in _BALLOTS:
+            self._tally()
+        elif st is Step.REMOVEALL:
+            self._close_removeall()
+        elif st is Step.TAKE:
+            # he named nobody: nobody goes with him, and the day is over
+            self.step = Step.DONE
+            self.take_seat = 0
+            self._end_eliminations()
+        else:
+            raise IllegalAction("the day is over; the night has not begun")

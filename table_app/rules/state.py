@@ -1,0 +1,346 @@
+"""A game's state, its typed records and the parts every phase shares: who lives, who leads,
+eliminations and the win check.
+
+`night.py` and `day.py` add the two phases; `engine.py` puts them together as `Game`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, NamedTuple
+
+from . import effects as E
+from .errors import IllegalAction, InvalidAction
+from .format import Format, Tally, Window
+from .roles import DECISION, ROLE, Act, DecisionDef, OptionValue
+
+
+class Phase(StrEnum):
+    """Where the game is: before the deal, dealt, a night, a day, or over."""
+
+    SETUP = "setup"
+    READY = "ready"
+    NIGHT = "night"
+    DAY = "day"
+    OVER = "over"
+
+
+class Step(StrEnum):
+    """The step within a phase: night windows, or the day's speeches and votes."""
+
+    NONE = ""
+    WINDOWS = "windows"
+    SPEECHES = "speeches"
+    DEFENCE = "defence"
+    VOTE = "vote"
+    TIE = "tie"
+    REVOTE = "revote"
+    REMOVEALL = "removeall"
+    TAKE = "take"
+    DONE = "done"
+
+
+class How(StrEnum):
+    """How a night decision was settled."""
+
+    CHOSEN = "chosen"        # a target, or `-` where passing is allowed
+    TIMEOUT = "timeout"      # the window ran out: the technical default applies
+
+
+class Choice(NamedTuple):
+    """One decision made tonight: its target (None: nothing), its mode, and how."""
+
+    target: int | None
+    mode: str
+    how: How
+
+
+@dataclass(frozen=True, slots=True)
+class Out:
+    """One elimination, as the game script's `out[]` lists it."""
+
+    seat: int
+    phase: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    """One check, as the game script's `checks[]` lists it."""
+
+    phase: str
+    by: str
+    seat: int
+    result: str
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game stands or ended: the typed form of `replay --json`."""
+
+    format: str
+    winner: str | None
+    alive: tuple[int, ...]
+    out: tuple[Out, ...]
+    checks: tuple[Check, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec's JSON object, keys in the spec's order."""
+        return {
+            "format": self.format,
+            "winner": self.winner,
+            "alive": list(self.alive),
+            "out": [{"seat": o.seat, "phase": o.phase, "by": o.by} for o in self.out],
+            "checks": [{"phase": c.phase, "by": c.by, "seat": c.seat, "result": c.result}
+                       for c in self.checks],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Waiting:
+    """What the game waits for now: the explicit 'whose turn is it' query."""
+
+    phase: str                      # setup, ready, night, day, over
+    number: int                     # night or day number (0 before night 1)
+    step: str                       # windows/done at night; speeches ... done by day
+    window: str | None = None       # the night window that is open
+    awake: tuple[int, ...] = ()     # living seats whose eyes are open in that window
+    decisions: tuple[str, ...] = ()  # decisions still open in that window
+    actors: dict[str, int] = field(default_factory=dict)  # decision -> the seat that makes it
+    speaker: int | None = None
+    nominees: tuple[int, ...] = ()
+    candidates: tuple[int, ...] = ()
+    voters: tuple[int, ...] = ()
+    timer: str | None = None
+    seconds: int = 0
+
+
+class Rules:
+    """What a format and its options say, read once per game (the hot paths ask often)."""
+
+    def __init__(self, fmt: Format, opt: dict[str, OptionValue]) -> None:
+        def as_int(name: str, default: int = 0) -> int:
+            v = opt.get(name, default)
+            assert isinstance(v, int)
+            return v
+
+        passes = opt["passes"]
+        assert isinstance(passes, list)
+        self.passes = frozenset(passes)
+        self.from_night = {d: as_int(f"{d}_from_night", 1) for d in DECISION}
+        self.mode_from = {(d.id, m): as_int(f"{d.id}_{m}_from_night", 1)
+                          for d in DECISION.values() for m, _ in d.modes}
+        self.shots = {d.id: as_int(f"{d.id}_kills") for d in DECISION.values()
+                      if f"{d.id}_kills" in opt}
+        self.flag = {k: bool(v) for k, v in opt.items() if isinstance(v, bool)}
+        self.at_dawn = self.flag["checks_at_dawn"]
+        self.self_check = self.flag["self_check"]
+        self.plurality = opt["vote"] == "plurality"
+        self.revote = opt["tie"] == "revote"
+        self.rotate = opt["first_speaker"] == "rotate"
+        self.abstain_to_last = self.flag["abstain_to_last"]
+        self.reveal = self.flag["reveal_roles"]
+        self.fouls_to_disqualify = as_int("fouls_to_disqualify")
+        # what a check of each role shows, with the options applied
+        self.looks: dict[str, str] = {}
+        for r in fmt.roles:
+            rd = ROLE[r]
+            looks = rd.looks
+            if rd.looks_option and self.flag.get(rd.looks_option[0]):
+                looks = rd.looks_option[1]
+            self.looks[r] = looks
+        # roles a block does nothing to
+        self.unblockable = frozenset(r for r in fmt.roles if ROLE[r].block_option
+                                     and not self.flag.get(ROLE[r].block_option))
+        # roles that may make a side's leader decisions
+        self.leaders = frozenset(r for r in fmt.roles if ROLE[r].leads)
+        self.may_lead = frozenset(r for r in fmt.roles if ROLE[r].may_lead)
+        self.successions = tuple((r, ROLE[r].succeeds) for r in fmt.roles if ROLE[r].succeeds)
+        # the sides that can kill at night, and the roles that carry each kill
+        self.kill_roles: dict[str, list[tuple[str, DecisionDef]]] = {}
+        for r in fmt.roles:
+            for d in ROLE[r].decisions:
+                if d.id in fmt.window_of and (d.act is Act.KILL or any(
+                        a is Act.KILL for _, a in d.modes)):
+                    self.kill_roles.setdefault(ROLE[r].side, []).append((r, d))
+
+
+class State:
+    """The whole state of one game, and what both phases use."""
+
+    def __init__(self, fmt: Format, n: int, opt: dict[str, OptionValue]) -> None:
+        self.fmt = fmt
+        self.n = n
+        self.opt = opt
+        self.rules = Rules(fmt, opt)
+        self.passes = self.rules.passes
+        self.side_of = fmt.team_of
+        self.roles: list[str] = [""] * (n + 1)
+        self.holders: dict[str, list[int]] = {}   # role -> its seats in table order
+        self.alive: list[bool] = [False] * (n + 1)
+        self.live: list[int] = []                 # living seats in table order
+        self.side_count: dict[str, int] = {}
+        self.phase = Phase.SETUP
+        self.step = Step.NONE
+        self.night_no = 0
+        self.day_no = 0
+        self.winner: str | None = None
+        self.out: list[Out] = []
+        self.checks: list[Check] = []
+        self.fouls = [0] * (n + 1)
+        self.critical_fouls = 0
+        self.shots: dict[str, int] = {}           # kills used, where a format counts them
+        self.saved_before: dict[str, set[int]] = {}
+        self.saved_self: set[str] = set()
+        # night
+        self.tonight: tuple[Window, ...] = ()
+        self.window_of: dict[str, int] = {}       # decision -> its window's index tonight
+        self.window_i = 0
+        self.decided: dict[str, Choice] = {}
+        self.night_left: tuple[int, ...] = ()
+        # day
+        self.speakers: list[int] = []
+        self.speaker_i = 0
+        self.first_speaker = 0
+        self.announced = False
+        self.nominees: list[int] = []
+        self.nominators: dict[int, int] = {}
+        self.candidates: list[int] = []
+        self.ballots: dict[int, int] = {}
+        self.yes: set[int] = set()
+        self.take_seat = 0
+        self.take_voters: tuple[int, ...] = ()
+        self._fx: list[E.Effect] = []
+
+    # -- who is who ----------------------------------------------------------------------
+    def living(self) -> list[int]:
+        """The living seats in table order (a copy)."""
+        return list(self.live)
+
+    def team(self, seat: int) -> str:
+        return self.side_of[self.roles[seat]]
+
+    def seat_of(self, role: str) -> int | None:
+        """The first living seat holding `role`, in table order."""
+        alive = self.alive
+        for s in self.holders.get(role, ()):
+            if alive[s]:
+                return s
+        return None
+
+    def dealt(self, role: str) -> bool:
+        return role in self.holders
+
+    def phase_label(self) -> str:
+        return f"night {self.night_no}" if self.phase is Phase.NIGHT else f"day {self.day_no}"
+
+    def leader(self, side: str) -> int | None:
+        """The side's acting leader: its leader role, or with him out the first living seat
+        of the side in table order that may lead."""
+        for role in self.rules.leaders:
+            if self.side_of[role] == side and (s := self.seat_of(role)) is not None:
+                return s
+        side_of, roles, may = self.side_of, self.roles, self.rules.may_lead
+        for s in self.live:
+            r = roles[s]
+            if side_of[r] == side and r in may:
+                return s
+        return None
+
+    def actor(self, decision: str) -> int | None:
+        """The seat that makes `decision` now, or None when nobody can."""
+        d = DECISION[decision]
+        role = _ROLE_OF[decision]
+        if d.needs and self.seat_of(d.needs) is None:
+            return None
+        if d.by_leader:
+            return self.leader(self.side_of[role])
+        return self.seat_of(role)
+
+    def tally(self) -> Tally:
+        """Who is alive by side, and which sides can still kill: what a win rule looks at."""
+        armed = set()
+        for side, carriers in self.rules.kill_roles.items():
+            if not self.side_count.get(side):
+                continue
+            for role, d in carriers:
+                seat = self.leader(side) if d.by_leader else self.seat_of(role)
+                if seat is None:
+                    continue
+                limit = self.rules.shots.get(d.id)
+                if limit is None or self.shots.get(d.id, 0) < limit:
+                    armed.add(side)
+                    break
+        return Tally(len(self.live), dict(self.side_count), frozenset(armed))
+
+    # -- small checks --------------------------------------------------------------------
+    def _seat(self, seat: int) -> int:
+        if type(seat) is not int or not 1 <= seat <= self.n:
+            raise InvalidAction(f"there is no seat {seat} (seats are 1 to {self.n})")
+        return seat
+
+    def _living_seat(self, seat: int, what: str = "") -> int:
+        self._seat(seat)
+        if not self.alive[seat]:
+            raise IllegalAction(f"seat {seat} is out of the game{what}")
+        return seat
+
+    def _over(self) -> None:
+        if self.phase is Phase.OVER:
+            raise IllegalAction(f"the game is over: {self.winner} won")
+
+    # -- roles ---------------------------------------------------------------------------
+    def _index_roles(self) -> None:
+        self.holders = {}
+        for s in range(1, self.n + 1):
+            self.holders.setdefault(self.roles[s], []).append(s)
+        count: dict[str, int] = {}
+        side_of = self.side_of
+        for s in self.live:
+            side = side_of[self.roles[s]]
+            count[side] = count.get(side, 0) + 1
+        self.side_count = count
+
+    def _set_role(self, seat: int, role: str) -> None:
+        self.roles[seat] = role
+        self._index_roles()
+        self._fx.append(E.RoleChanged(seat, role, audience=seat))
+
+    # -- eliminations and the win check --------------------------------------------------
+    def _eliminate(self, who: list[tuple[int, str]]) -> None:
+        label = self.phase_label()
+        reveal = self.rules.reveal
+        alive, count, side_of, roles = self.alive, self.side_count, self.side_of, self.roles
+        for seat, by in who:
+            if not alive[seat]:
+                continue
+            alive[seat] = False
+            self.live.remove(seat)
+            count[side_of[roles[seat]]] -= 1
+            self.out.append(Out(seat, label, by))
+            self._fx.append(E.Eliminated(seat, label, by, roles[seat] if reveal else None))
+            if seat in self.nominees:
+                self.nominees.remove(seat)
+            if seat in self.candidates:
+                self.candidates.remove(seat)
+            self.ballots.pop(seat, None)      # a seat that leaves casts no ballot
+            self.yes.discard(seat)
+
+    def _end_eliminations(self) -> None:
+        """After every elimination: successions, then the win check."""
+        for heir, role in self.rules.successions:
+            if self.dealt(role) and self.seat_of(role) is None:
+                seat = self.seat_of(heir)
+                if seat is not None:
+                    self._set_role(seat, role)
+        winner = self.fmt.winner(self.tally())
+        if winner is not None:
+            self.winner = winner
+            self.phase = Phase.OVER
+            self.step = Step.NONE
+            self._fx.append(E.GameOver(winner))
+
+
+#: decision -> the role whose seat (or side) makes it
+_ROLE_OF = {d.id: r.id for r in ROLE.values() for d in r.decisions}
