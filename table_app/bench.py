@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import queue
 import random
 import statistics
@@ -14,25 +15,100 @@ from .rules import find_format
 from .rules.bots import play
 
 
-def games_per_second(fmt_id: str, players: int, seconds: float,
-                     policy: str = "random") -> tuple[int, float]:
+class _Recorder(random.Random):
+    """A Random that writes down every draw the bots make: -1 for random(), -2 for
+    getrandbits(), n >= 0 for a choice among n."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        self.draws: list[int] = []
+        self._inside = False
+
+    def random(self) -> float:
+        self.draws.append(-1)
+        return super().random()
+
+    def getrandbits(self, k: int) -> int:
+        if not self._inside:
+            self.draws.append(-2)
+        return super().getrandbits(k)
+
+    def choice(self, seq: Any) -> Any:
+        self.draws.append(len(seq))
+        self._inside = True
+        try:
+            return super().choice(seq)
+        finally:
+            self._inside = False
+
+
+def _floor_game(seed: int, draws: list[int], roles: list[str]) -> None:
+    """The no-rules floor: the same random draws as one bot game (the deal's shuffle, every
+    choice among as many seats, every coin), with no rules between them."""
+    random.Random(seed).shuffle(roles)
+    rng = random.Random(seed)
+    seats = list(range(1, 64))
+    for d in draws:
+        if d == -1:
+            rng.random()
+        elif d == -2:
+            rng.getrandbits(32)
+        else:
+            rng.choice(seats[:d])
+
+
+def rules_figures(fmt_id: str, players: int, games: int, reps: int) -> dict[str, Any]:
+    """Bot games per CPU-second beside the no-rules floor, interleaved, `reps` times."""
     fmt = find_format(fmt_id)
-    rng = random.Random(1)
-    n = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        play(fmt, players, rng, policy)
-        n += 1
-    return n, n / (time.perf_counter() - start)
+    seeds = list(range(games))
+    draws = []
+    for s in seeds:
+        rec = _Recorder(s)
+        play(fmt, players, rec)
+        draws.append(rec.draws)
+    roles = fmt.roles_for(players)
+    engine_runs: list[float] = []
+    floor_runs: list[float] = []
+    for _ in range(reps):
+        t = time.process_time()
+        for s in seeds:
+            play(fmt, players, random.Random(s))
+        engine_runs.append(games / max(1e-9, time.process_time() - t))
+        # the floor is ~10-30 times quicker: run it as many more times, so both timings
+        # are long enough to read
+        t = time.process_time()
+        for _ in range(20):
+            for s, d in zip(seeds, draws, strict=True):
+                _floor_game(s, d, list(roles))
+        floor_runs.append(20 * games / max(1e-9, time.process_time() - t))
+    value = statistics.median(engine_runs)
+    floor = statistics.median(floor_runs)
+    return {"name": f"rules_{fmt_id}_{players}", "unit": "games per CPU-second",
+            "value": round(value, 1), "floor": round(floor, 1),
+            "ratio": round(floor / value, 2),
+            "runs": [round(v, 1) for v in engine_runs],
+            "floor_runs": [round(v, 1) for v in floor_runs]}
 
 
-def bench_rules(seconds: float) -> None:
-    print("rules engine: complete random bot games on one core")
-    for fmt_id, players in (("yakuza", 12), ("classic", 11), ("city", 8), ("city", 12),
-                            ("city", 20), ("city", 30)):
-        n, rate = games_per_second(fmt_id, players, seconds)
-        target = "  (target 2000)" if fmt_id == "yakuza" else ""
-        print(f"  {fmt_id:8} {players:2} seats: {rate:8.0f} games/s ({n} games){target}")
+RULES_TABLES = (("yakuza", 12), ("classic", 11), ("city", 12), ("city", 30))
+
+
+def bench_rules(seconds: float, as_json: bool = False) -> list[dict[str, Any]]:
+    figures = []
+    if not as_json:
+        print("rules engine: seeded random bot games, CPU time, beside the no-rules floor")
+        print("  (floor: the same random draws, deal shuffle included, with no rules between)")
+    for fmt_id, players in RULES_TABLES:
+        games = max(50, int(seconds * (150 if players > 12 else 400)))
+        f = rules_figures(fmt_id, players, games, reps=5)
+        figures.append(f)
+        if as_json:
+            print(json.dumps(f))
+        else:
+            spread = f"{min(f['runs']):.0f}-{max(f['runs']):.0f}"
+            print(f"  {fmt_id:8} {players:2} seats: {f['value']:8.0f} games/s (runs {spread}), "
+                  f"floor {f['floor']:8.0f}/s, ratio {f['ratio']:5.2f} (target <= 8)")
+    return figures
 
 
 def percentiles(samples: list[float]) -> tuple[float, float]:
@@ -295,7 +371,7 @@ def bench_screen(seconds: float) -> None:
 
 
 BENCHES: dict[str, Callable[[argparse.Namespace], None]] = {
-    "rules": lambda a: bench_rules(a.seconds),
+    "rules": lambda a: bench_rules(a.seconds, a.json),
     "pads": lambda a: bench_pads(a.presses),
     "firmware": lambda a: bench_firmware(a.presses),
     "sound": lambda a: bench_sound(),
@@ -309,6 +385,7 @@ def main() -> None:
     p.add_argument("which", nargs="*", choices=list(BENCHES), default=[])
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--presses", type=int, default=1000)
+    p.add_argument("--json", action="store_true", help="one JSON object a figure")
     args = p.parse_args()
     for name in args.which or list(BENCHES):
         BENCHES[name](args)

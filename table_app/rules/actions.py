@@ -9,24 +9,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Deal:
     """Chance, recorded: `roles[i]` is the role of seat i+1."""
 
     roles: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BeginNight:
     """The host puts the city to sleep: the next night starts."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BeginDay:
     """The host wakes the city: the morning's announcement, then the speeches."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Decide:
     """A night decision. `target` None is `ROLE -` (chose to do nothing).
 
@@ -38,24 +38,24 @@ class Decide:
     mode: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Timeout:
     """A role's window ran out with no decision: the technical default applies."""
 
     decision: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Close:
     """The running window, speech or vote is over (its timer ran out, or it was skipped)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class EndSpeech:
     """The speaker ends early (a hold on his pad), or the host skips him."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Nominate:
     """Seat `by` nominates seat `target`."""
 
@@ -63,7 +63,7 @@ class Nominate:
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Ballot:
     """One secret ballot: `seat` votes for `target` in the open vote or repeat vote."""
 
@@ -71,21 +71,21 @@ class Ballot:
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Ballots:
     """A whole blind vote at once (every ballot of the window), then the vote closes."""
 
     ballots: tuple[tuple[int, int], ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RemoveAllYes:
     """In the remove-all question, `seat` votes yes."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Take:
     """A Sorcerer voted out (`seat`) names one of his voters (`target`) to leave with him."""
 
@@ -93,14 +93,14 @@ class Take:
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Foul:
     """The host gives `seat` a foul."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Disqualify:
     """The host removes `seat` from the game (a critical foul)."""
 

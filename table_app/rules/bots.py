@@ -15,8 +15,15 @@ from . import actions as A
 from . import effects as E
 from .engine import Game, deal_from_seed
 from .format import Format
+from .roles import DECISION, Act
+from .state import Phase, Step
 
 POLICIES = ("random", "informed")
+#: the side that knows nothing of its own members but what its checkers found
+CITY = "city"
+OVER, NIGHT = Phase.OVER, Phase.NIGHT
+DONE, SPEECHES, DEFENCE, TIE = Step.DONE, Step.SPEECHES, Step.DEFENCE, Step.TIE
+VOTE, REVOTE, REMOVEALL, TAKE = Step.VOTE, Step.REVOTE, Step.REMOVEALL, Step.TAKE
 
 
 class GameTooLong(RuntimeError):
@@ -56,58 +63,61 @@ def play(fmt: Format, players: int, rng: random.Random, policy: str = "random",
     else:
         game = _Watched(fmt, players)
         game.observer = observe
-    game.apply(deal_from_seed(fmt, players, rng.getrandbits(32)))
-    game.apply(A.BeginNight())
+    apply = game.apply
+    apply(deal_from_seed(fmt, players, rng.getrandbits(32)))
+    apply(A.BeginNight())
     informed = policy == "informed"
     know = Knowledge()
-    while game.phase != "over":
-        if game.night_no > max_rounds:
-            raise GameTooLong(f"{fmt.id} game with {players} seats still running")
-        if game.phase == "night":
-            if game.step == "done":
-                game.apply(A.BeginDay())
+    rand = rng.random
+    close = A.Close()
+    while True:
+        ph = game.phase
+        if ph is OVER:
+            return game
+        if ph is NIGHT:
+            if game.night_no > max_rounds:
+                raise GameTooLong(f"{fmt.id} game with {players} seats still running")
+            if game.step is DONE:
+                apply(A.BeginDay())
                 continue
             for d in game.open_decisions():
-                mode = ""
-                if d == "commissar":
-                    mode = "shoot" if rng.random() < 0.3 and game.legal_targets(
-                        d, "shoot") else "check"
+                mode = _pick_mode(game, d, rand) if DECISION[d].modes else ""
                 targets = game.legal_targets(d, mode)
                 if informed and targets:
                     targets = _informed_targets(game, d, mode, targets, know) or targets
                 if not targets:
                     continue
-                fx = game.apply(A.Decide(d, rng.choice(targets), mode))
+                fx = apply(A.Decide(d, rng.choice(targets), mode))
                 if informed:
                     for f in fx:
                         if isinstance(f, E.CheckResult) and f.result in ("black", "red"):
                             (know.black if f.result == "black" else know.red).add(f.target)
-            game.apply(A.Close())
+            apply(close)
             continue
         st = game.step
-        if st == "speeches":
-            living = game.living()
-            rand = rng.random
+        if st is SPEECHES:
+            living = game.live
+            nominees = game.nominees
             for seat in living:
                 if rand() >= 0.35:
                     continue
                 if informed:
-                    options = [s for s in living if s not in game.nominees and s != seat]
+                    options = [s for s in living if s not in nominees and s != seat]
                     options = _suspects(game, seat, options, know) or options
                     if options:
-                        game.apply(A.Nominate(seat, rng.choice(options)))
+                        apply(A.Nominate(seat, rng.choice(options)))
                 else:
                     target = living[int(rand() * len(living))]
-                    if target != seat and target not in game.nominees:
-                        game.apply(A.Nominate(seat, target))
-            game.apply(A.Close())
-        elif st in ("defence", "tie"):
-            game.apply(A.Close())
-        elif st in ("vote", "revote"):
+                    if target != seat and target not in nominees:
+                        apply(A.Nominate(seat, target))
+            apply(close)
+        elif st is DEFENCE or st is TIE:
+            apply(close)
+        elif st is VOTE or st is REVOTE:
             cands = game.candidates
-            rand = rng.random
+            k = len(cands)
             ballots = []
-            for seat in game.living():
+            for seat in game.live:
                 if rand() < 0.1:
                     continue        # abstains
                 if informed:
@@ -115,34 +125,47 @@ def play(fmt: Format, players: int, rng: random.Random, policy: str = "random",
                     options = _suspects(game, seat, options, know) or options
                     ballots.append((seat, rng.choice(options)))
                 else:
-                    ballots.append((seat, cands[int(rand() * len(cands))]))
-            game.apply(A.Ballots(tuple(ballots)))
-        elif st == "removeall":
-            for seat in game.living():
-                if rng.random() < 0.5:
-                    game.apply(A.RemoveAllYes(seat))
-            game.apply(A.Close())
-        elif st == "take":
-            game.apply(A.Take(game.take_seat, rng.choice(game.take_voters)))
+                    ballots.append((seat, cands[int(rand() * k)]))
+            apply(A.Ballots(tuple(ballots)))
+        elif st is REMOVEALL:
+            for seat in game.live:
+                if rand() < 0.5:
+                    apply(A.RemoveAllYes(seat))
+            apply(close)
+        elif st is TAKE:
+            apply(A.Take(game.take_seat, rng.choice(game.take_voters)))
         else:
-            game.apply(A.BeginNight())
-    return game
+            apply(A.BeginNight())
+
+
+def _pick_mode(game: Game, d: str, rand: Callable[[], float]) -> str:
+    """A decision made one of several ways: its killing way now and then, when it may."""
+    modes = game.modes(d)
+    if len(modes) > 1:
+        kill = next((m for m in modes if DECISION[d].act_for(m) is Act.KILL), None)
+        if kill is not None and rand() < 0.3 and game.legal_targets(d, kill):
+            return kill
+        return next(m for m in modes if m != kill)
+    return modes[0] if modes else ""
 
 
 def _informed_targets(game: Game, d: str, mode: str, targets: list[int],
                       know: Knowledge) -> list[int]:
-    team_of, roles = game.fmt.team_of, game.roles
-    if d in ("mafia", "don", "lawyer"):
-        # the Mafia knows its own: it kills and searches outside, protects inside
-        inside = [t for t in targets if team_of[roles[t]] == "mafia"]
-        return inside if d == "lawyer" else [t for t in targets if t not in inside]
-    if d in ("shogun", "yakuza"):
-        return [t for t in targets if team_of[roles[t]] != "yakuza"]
-    if d in ("detective",) or (d == "commissar" and mode == "check"):
+    """What a decision aims at, knowing what its side knows: the city knows only what its
+    checkers found; every other side knows its own members."""
+    dd = DECISION[d]
+    act = dd.act_for(mode) if mode else dd.act
+    side_of, roles = game.fmt.team_of, game.roles
+    mine = game.rules.maker[d][1]
+    if act is Act.PROTECT:
+        return [t for t in targets if side_of[roles[t]] == mine]
+    if act in (Act.KILL, Act.ORDER, Act.SEARCH):
+        if mine == CITY:
+            return [t for t in targets if t in know.black]
+        return [t for t in targets if side_of[roles[t]] != mine]
+    if act is Act.CHECK:
         return [t for t in targets if t not in know.black and t not in know.red]
-    if d == "commissar" and mode == "shoot":
-        return [t for t in targets if t in know.black]
-    if d == "doctor":
+    if act is Act.SAVE:
         return [t for t in targets if t in know.red]
     return []
 
@@ -150,6 +173,6 @@ def _informed_targets(game: Game, d: str, mode: str, targets: list[int],
 def _suspects(game: Game, seat: int, options: list[int], know: Knowledge) -> list[int]:
     team_of, roles = game.fmt.team_of, game.roles
     mine = team_of[roles[seat]]
-    if mine != "city":
+    if mine != CITY:
         return [o for o in options if team_of[roles[o]] != mine]
     return [o for o in options if o in know.black] or [o for o in options if o not in know.red]

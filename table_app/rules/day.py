@@ -16,6 +16,8 @@ _BALLOTS = (Step.VOTE, Step.REVOTE)
 #: each speaking step's timer, and the kind of speech the Speech effect names
 _TIMER = {Step.SPEECHES: "speech", Step.DEFENCE: "defence", Step.TIE: "tie_speech"}
 _KIND = {Step.SPEECHES: "speech", Step.DEFENCE: "defence", Step.TIE: "tie"}
+#: roles that, voted out, name one of their voters to take along
+_TAKES_VOTER = frozenset(r.id for r in ROLE.values() if r.takes_voter)
 
 
 class Day(State):
@@ -28,6 +30,7 @@ class Day(State):
         if self.step is not Step.DONE:
             raise IllegalAction(f"night {self.night_no} is not over")
         self.day_no += 1
+        self.label = f"day {self.day_no}"
         self.phase = Phase.DAY
         self.step = Step.SPEECHES
         living = list(self.live)
@@ -214,11 +217,15 @@ class Day(State):
 
     def _voted_out(self, seats: list[int], by: str) -> None:
         self.step = Step.DONE
-        voters = tuple(s for s, t in self.ballots.items() if t in seats)
+        voters = [s for s, t in self.ballots.items() if t in seats]
         self._eliminate([(s, by) for s in seats])
-        taker = next((s for s in seats if ROLE[self.roles[s]].takes_voter), 0)
-        live_voters = tuple(v for v in voters if self.alive[v])
-        if taker and live_voters:
+        taker = 0
+        for s in seats:
+            if self.roles[s] in _TAKES_VOTER:
+                taker = s
+                break
+        live_voters = tuple(v for v in voters if self.alive[v]) if taker else ()
+        if live_voters:
             self.step = Step.TAKE
             self.take_seat = taker
             self.take_voters = live_voters

@@ -13,7 +13,7 @@ PUBLIC = 0
 HOST = -1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PhaseBegins:
     """A night or a day begins (`number` counts from 1)."""
 
@@ -22,7 +22,7 @@ class PhaseBegins:
     audience: int = PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Wake:
     """A night window opens: `window` wakes for `seconds`. Said alike whether its roles live."""
 
@@ -34,7 +34,7 @@ class Wake:
     audience: int = PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Sleep:
     """A night window closes."""
 
@@ -42,7 +42,7 @@ class Sleep:
     audience: int = PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Decided:
     """What a role chose at night (host only). `target` None: nothing; `default`: by the rules."""
 
@@ -53,7 +53,7 @@ class Decided:
     audience: int = HOST
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class CheckResult:
     """A check's answer, for the checking seat only: black/red, or detective/no for the Don."""
 
@@ -63,7 +63,7 @@ class CheckResult:
     audience: int = HOST
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Witness:
     """The Hobo's visit: who, if anyone, came to kill at `target`."""
 
@@ -72,7 +72,7 @@ class Witness:
     audience: int = HOST
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoleChanged:
     """A seat's role changed (the Sergeant takes over, the Werewolf turns)."""
 
@@ -81,7 +81,7 @@ class RoleChanged:
     audience: int = HOST
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Morning:
     """The morning's announcement: who left in the night, and the critical fouls so far."""
 
@@ -91,7 +91,7 @@ class Morning:
     audience: int = PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Eliminated:
     """A seat leaves the game. `role` is set when the format reveals it."""
 
@@ -102,7 +102,7 @@ class Eliminated:
     audience: int = PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Speech:
     """A seat's turn to speak: `kind` is speech, defence or tie."""
 
@@ -113,7 +113,7 @@ class Speech:
     audience: int = PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Nominated:
     """The host accepted a nomination (said aloud at once)."""
 
@@ -122,7 +122,7 @@ class Nominated:
     audience: int = PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class NomineesAnnounced:
     """The nominee list, announced before the last speaker."""
 
@@ -130,7 +130,7 @@ class NomineesAnnounced:
     audience: int = PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class VoteOpens:
     """A blind vote opens: `kind` is vote, revote or removeall; `candidates` may be voted for."""
 
@@ -141,7 +141,7 @@ class VoteOpens:
     audience: int = PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class VoteTotals:
     """A vote's totals (never who voted how). For removeall: ((0, yes),)."""
 
@@ -150,7 +150,7 @@ class VoteTotals:
     audience: int = PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TakeAwaited:
     """A Sorcerer voted out names one of `voters` to take along."""
 
@@ -159,7 +159,7 @@ class TakeAwaited:
     audience: int = PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FoulGiven:
     """A foul, and the seat's count so far."""
 
@@ -168,7 +168,7 @@ class FoulGiven:
     audience: int = PUBLIC
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameOver:
     """A side has won."""
 

@@ -90,12 +90,13 @@ class Game(Night, Day):
     # -- apply ---------------------------------------------------------------------------
     def apply(self, action: A.Action) -> list[E.Effect]:
         """Apply one action; return its effects. Raises InvalidAction or IllegalAction."""
-        self._fx = []
+        fx: list[E.Effect] = []
+        self._fx = fx
         handler: Callable[[Game, Any], None] | None = _HANDLERS.get(type(action))
         if handler is None:
             raise InvalidAction(f"not an action: {action!r}")
         handler(self, action)
-        return self._fx
+        return fx
 
     def finish_phase(self) -> list[E.Effect]:
         """Close everything left in the running night or day, as if its timers ran out."""
@@ -109,12 +110,12 @@ class Game(Night, Day):
         return fx
 
     def _close(self, a: A.Close) -> None:
-        self._over()
         if self.phase is Phase.NIGHT:
             self._close_window()
         elif self.phase is Phase.DAY:
             self._close_day_step()
         else:
+            self._over()
             raise IllegalAction("nothing is running")
 
     def _deal(self, a: A.Deal) -> None:
@@ -173,10 +174,10 @@ class Game(Night, Day):
 
 def composition_error(fmt: Format, n: int, roles: tuple[str, ...] | list[str]) -> str | None:
     """Why a deal is not the format's composition for `n` seats, or None when it is."""
+    if tuple(sorted(roles)) == fmt.sorted_roles[n]:
+        return None
     want = fmt.composition[n]
     got = Counter(roles)
-    if got == Counter(want):
-        return None
     diff = []
     for role in sorted(set(want) | set(got), key=lambda r: ROLES.index(r)):
         if got[role] != want.get(role, 0):

@@ -8,7 +8,7 @@ TOML file, changes it and loads it with `load_format(path)`; `find_format(id)` g
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -32,14 +32,25 @@ class Window:
     from_night: int
 
 
-@dataclass(frozen=True, slots=True)
 class Tally:
     """Who is alive, by side, and which sides can still kill at night: what a win rule
-    looks at."""
+    looks at. `armed` is worked out only when a rule asks for it."""
 
-    alive: int
-    count: Mapping[str, int]
-    armed: frozenset[str]
+    __slots__ = ("alive", "count", "_armed", "_find_armed")
+
+    def __init__(self, alive: int, count: Mapping[str, int],
+                 armed: frozenset[str] | Callable[[], frozenset[str]]) -> None:
+        self.alive = alive
+        self.count = count
+        self._armed = armed if isinstance(armed, frozenset) else None
+        self._find_armed = None if isinstance(armed, frozenset) else armed
+
+    @property
+    def armed(self) -> frozenset[str]:
+        if self._armed is None:
+            assert self._find_armed is not None
+            self._armed = self._find_armed()
+        return self._armed
 
     def __getitem__(self, side: str) -> int:
         return self.count.get(side, 0)
@@ -108,6 +119,9 @@ class Format:
             if total != n:
                 raise FormatError(f"composition.{key}: the roles add up to {total}, not {n}")
             self.composition[n] = {r: int(c) for r, c in counts.items() if int(c)}
+        #: each seat count's roles, sorted: a deal is the composition when its roles sort to this
+        self.sorted_roles = {n: tuple(sorted(r for r, c in counts.items() for _ in range(c)))
+                             for n, counts in self.composition.items()}
         for n in range(self.min_players, self.max_players + 1):
             if n not in self.composition:
                 raise FormatError(f"composition: no row for {n} players")
@@ -206,7 +220,9 @@ class Format:
 
         A side is armed while it can still kill at night (the Mafia while one of it may
         lead, the clan while its killer lives, the maniac while he has a kill left)."""
-        mafia, clan, maniac, city = t["mafia"], t["yakuza"], t["maniac"], t["city"]
+        c = t.count
+        mafia, clan = c.get("mafia", 0), c.get("yakuza", 0)
+        maniac, city = c.get("maniac", 0), c.get("city", 0)
         if mafia == 0 and clan == 0 and maniac == 0:
             return "city"
         if clan and ((mafia == 0 and clan >= city) or (city == 0 and clan >= mafia)):
@@ -216,8 +232,10 @@ class Format:
             return "maniac"
         if mafia:
             rest = t.alive - mafia
-            other_armed = any(s not in ("mafia", "city") for s in t.armed)
-            if mafia > rest or (not other_armed and mafia >= rest):
+            if mafia > rest:
+                return "mafia"
+            # level with the rest: enough only while no other team can still kill
+            if mafia == rest and not any(s not in ("mafia", "city") for s in t.armed):
                 return "mafia"
         return None
 
@@ -240,7 +258,8 @@ class CityFormat(Format):
     hooks = "city"
 
     def winner(self, t: Tally) -> str | None:
-        mafia, killer = t["mafia"], t["killer"]
+        c = t.count
+        mafia, killer = c.get("mafia", 0), c.get("killer", 0)
         if mafia == 0 and killer == 0:
             return "city"
         if killer and t.alive == 1:

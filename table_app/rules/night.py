@@ -14,6 +14,7 @@ from .roles import DECISION, ROLE, Act
 from .state import Check, Choice, How, Phase, State, Step
 
 _SHOWS = (Act.CHECK, Act.SEARCH)
+_NOBODY: frozenset[int] = frozenset()
 
 
 class Night(State):
@@ -29,11 +30,13 @@ class Night(State):
         if self.phase is Phase.DAY and self.step is not Step.DONE:
             raise IllegalAction(f"day {self.day_no} is not over")
         self.night_no += 1
+        self.label = f"night {self.night_no}"
         self.phase = Phase.NIGHT
         self.step = Step.WINDOWS
         n = self.night_no
-        self.tonight = tuple(w for w in self.fmt.windows if w.from_night <= n)
-        self.window_of = {d: i for i, w in enumerate(self.tonight) for d in w.decisions}
+        plan = self.night_plan = self.rules.plan(n)
+        self.tonight = plan.windows
+        self.window_of = plan.window_of
         self.window_i = 0
         self.decided = {}
         self._fx.append(E.PhaseBegins("night", n))
@@ -46,16 +49,18 @@ class Night(State):
         if self.window_i >= len(self.tonight):
             self._resolve_night()
             return
-        w = self.tonight[self.window_i]
-        timer = self._window_timer(w)
-        self._fx.append(E.Wake(w.name, w.wakes, w.decisions, timer, self.fmt.timers[timer]))
+        self._fx.append(self.night_plan.wake[self.window_i])
 
     def _close_window(self) -> None:
         if self.step is not Step.WINDOWS:
             raise IllegalAction("the night is over; the day has not begun")
-        self._fx.append(E.Sleep(self.tonight[self.window_i].name))
-        self.window_i += 1
-        self._wake()
+        plan, i = self.night_plan, self.window_i + 1
+        self._fx.append(plan.sleep[i - 1])
+        self.window_i = i
+        if i < len(plan.wake):
+            self._fx.append(plan.wake[i])
+        else:
+            self._resolve_night()
 
     def _available(self, d: str) -> str | None:
         """Why decision `d` cannot be made tonight, or None when it can."""
@@ -72,9 +77,8 @@ class Night(State):
         """The decisions of the open night window that are still to be made."""
         if self.phase is not Phase.NIGHT or self.step is not Step.WINDOWS:
             return []
-        night, fn, decided = self.night_no, self.rules.from_night, self.decided
-        return [d for d in self.tonight[self.window_i].decisions
-                if d not in decided and fn[d] <= night]
+        decided = self.decided
+        return [d for d in self.night_plan.decisions[self.window_i] if d not in decided]
 
     def modes(self, decision: str) -> list[str]:
         """The ways `decision` may be made tonight (empty: it has only one)."""
@@ -84,72 +88,83 @@ class Night(State):
 
     # -- decisions -----------------------------------------------------------------------
     def _target_error(self, d: str, actor: int, t: int, mode: str) -> str | None:
+        """Why `d` may not name seat `t` now, or None when it may."""
         if not self.alive[t]:
             return f"seat {t} is out of the game"
-        dd = DECISION[d]
-        act = dd.act_for(mode) if mode else dd.act
-        if t == actor and not dd.self_ok and not (act in _SHOWS and self.rules.self_check):
+        r = self.rules.target_rule[(d, mode)]
+        if t == actor and not r.self_ok:
             return f"the {d} cannot choose himself"
-        if act is Act.SAVE:
-            flag = self.rules.flag
-            if t == actor and flag.get(f"{d}_self_once") and d in self.saved_self:
+        if r.save:
+            if t == actor and r.self_once and d in self.saved_self:
                 return f"the {d} has already saved himself once"
-            if flag.get(f"{d}_once_per_seat") and t in self.saved_before.get(d, ()):
+            if r.once_per_seat and t in self.saved_before.get(d, ()):
                 return f"the {d} has already saved seat {t}"
-        elif act is Act.KILL and d in self.rules.shots:
-            limit = self.rules.shots[d]
-            if self.shots.get(d, 0) >= limit:
-                return f"the {d} has no kills left ({limit} used)"
-        if mode and self.rules.mode_from[(d, mode)] > self.night_no:
+        elif r.shots is not None and self.shots.get(d, 0) >= r.shots:
+            return f"the {d} has no kills left ({r.shots} used)"
+        if r.from_night > self.night_no:
             return f"the {d} may not {mode} on night {self.night_no}"
         return None
 
     def legal_targets(self, decision: str, mode: str = "") -> list[int]:
-        """Every seat `decision` may choose now (empty when it cannot act at all)."""
-        if self._available(decision) is not None:
+        """Every seat `decision` may choose now (empty when it cannot act at all): the seats
+        `_target_error` lets through, found from the same rule without asking seat by seat."""
+        i = self.window_of.get(decision)
+        if i is None or i < self.window_i or self.rules.from_night[decision] > self.night_no \
+                or self.phase is not Phase.NIGHT:
             return []
-        actor = self.actor(decision)
+        actor = self._actors[decision] if decision in self._actors else self.actor(decision)
         if actor is None:
             return []
-        err = self._target_error
-        return [s for s in self.live if err(decision, actor, s, mode) is None]
+        r = self.rules.target_rule.get((decision, mode))
+        if r is None or r.from_night > self.night_no or (
+                r.shots is not None and self.shots.get(decision, 0) >= r.shots):
+            return []
+        if r.save:
+            out = set(self.saved_before.get(decision, ())) if r.once_per_seat else set()
+            if not r.self_ok or (r.self_once and decision in self.saved_self):
+                out.add(actor)
+            return [s for s in self.live if s not in out]
+        if r.self_ok:
+            return list(self.live)
+        return [s for s in self.live if s != actor]
 
     def _decide(self, a: A.Decide) -> None:
-        self._over()
+        if self.phase is Phase.OVER:
+            self._over()
         d = a.decision
         dd = DECISION.get(d)
         if dd is None:
             raise InvalidAction(f"unknown role '{d}'")
         if self.phase is not Phase.NIGHT or self.step is not Step.WINDOWS:
             raise IllegalAction(f"'{d}' is a night decision and no night is running")
-        why = self._available(d)
-        if why:
-            raise IllegalAction(why)
+        i = self.window_of.get(d)
+        if i is None or i < self.window_i or self.rules.from_night[d] > self.night_no:
+            raise IllegalAction(self._available(d) or "")
         if d in self.decided:
             raise IllegalAction(f"the {d} has already decided tonight")
-        actor = self.actor(d)
+        actor = self._actors[d] if d in self._actors else self.actor(d)
         if actor is None:
             raise IllegalAction(self._why_no_actor(d))
-        mode = a.mode
+        mode, t = a.mode, a.target
         if dd.modes:
-            words = [m for m, _ in dd.modes]
-            if a.target is not None and mode not in words:
+            if t is not None and (d, mode) not in self.rules.target_rule:
                 raise InvalidAction(
-                    f"the {d} must " + " or ".join(f"'{m}'" for m in words))
+                    f"the {d} must " + " or ".join(f"'{m}'" for m, _ in dd.modes))
         elif mode:
             raise InvalidAction(f"the {d} takes no '{mode}'")
-        if a.target is None:
+        if t is None:
             if d not in self.passes:
                 raise IllegalAction(f"the {d} may not pass")
         else:
-            t = self._seat(a.target)
+            if type(t) is not int or not 0 < t <= self.n:
+                self._seat(t)
             why = self._target_error(d, actor, t, mode)
             if why:
                 raise IllegalAction(why)
-        self.decided[d] = Choice(a.target, mode, How.CHOSEN)
-        self._fx.append(E.Decided(d, a.target, mode))
-        if a.target is not None and not self.rules.at_dawn:
-            self._show(d, a.target, mode, actor, protected=frozenset())
+        self.decided[d] = Choice(t, mode, How.CHOSEN)
+        self._fx.append(E.Decided(d, t, mode))
+        if t is not None and not self.rules.at_dawn and dd.shows:
+            self._show(d, t, mode, actor, protected=_NOBODY)
 
     def _why_no_actor(self, d: str) -> str:
         dd = DECISION[d]
@@ -175,7 +190,7 @@ class Night(State):
             result = "red" if t in protected else self.rules.looks[self.roles[t]]
         else:
             return
-        self.checks.append(Check(f"night {self.night_no}", d, t, result))
+        self.checks.append(Check(self.label, d, t, result))
         self._fx.append(E.CheckResult(d, t, result, audience=actor))
 
     def _timeout(self, a: A.Timeout) -> None:
@@ -217,32 +232,48 @@ class Night(State):
         who turns, who is taken along."""
         self.step = Step.DONE
         fx = self._fx
-        n = self.night_no
-        decided, roles, rules = self.decided, self.roles, self.rules
-        order = [d for w in self.tonight for d in w.decisions if rules.from_night[d] <= n]
-        actors = {d: self.actor(d) for d in order}
+        decided, roles, rules, plan = self.decided, self.roles, self.rules, self.night_plan
+        actor = self.actor
 
         blocked: set[int] = set()
-        for d in order:
+        for d in plan.blocks:
             c = decided.get(d)
-            if DECISION[d].act is Act.BLOCK and c and c.target is not None \
-                    and actors[d] is not None and roles[c.target] not in rules.unblockable:
+            if c and c.target is not None and actor(d) is not None \
+                    and roles[c.target] not in rules.unblockable:
                 blocked.add(c.target)
-        acting = {d: s for d, s in actors.items() if s is not None and s not in blocked}
 
         saved: set[int] = set()
         protected: set[int] = set()
         attacks: dict[int, list[tuple[str, int]]] = {}   # target -> [(by, attacker)]
-        for d in order:
-            seat = acting.get(d)
-            if seat is None:
+        for d in plan.lands:
+            seat = actor(d)
+            if seat is None or seat in blocked:
                 continue
-            dd = DECISION[d]
             c = decided.get(d)
-            t = c.target if c else None
-            timed_out = c is None or c.how is How.TIMEOUT
-            act = dd.act_for(c.mode) if c and c.mode else dd.act
-            if act is Act.SAVE:
+            if c is None:
+                t, mode, timed_out = None, "", True
+            else:
+                t, mode, timed_out = c.target, c.mode, c.how is How.TIMEOUT
+            dd = DECISION[d]
+            act = dd.act_for(mode) if mode else dd.act
+            if act is Act.KILL:
+                if t is None and dd.follows:
+                    order_c = decided.get(dd.follows)
+                    if order_c and order_c.target is not None and actor(dd.follows):
+                        t = order_c.target
+                        fx.append(E.Decided(d, t, default=True))
+                if t is None and timed_out and rules.flag.get(f"{d}_default_kill"):
+                    t = self._first_outside(rules.maker[d][1])
+                    fx.append(E.Decided(d, t, default=True))
+                if t is not None:
+                    if d in rules.shots:
+                        self.shots[d] = self.shots.get(d, 0) + 1
+                    if self.alive[t]:
+                        if t in attacks:
+                            attacks[t].append((dd.label, seat))
+                        else:
+                            attacks[t] = [(dd.label, seat)]
+            elif act is Act.SAVE:
                 if t is None and timed_out and rules.flag.get(f"{d}_auto_save"):
                     t = self._auto_save(d, seat)
                     if t is not None:
@@ -252,70 +283,58 @@ class Night(State):
                     if t == seat:
                         self.saved_self.add(d)
                     self.saved_before.setdefault(d, set()).add(t)
-            elif act is Act.PROTECT:
-                if t is not None:
-                    protected.add(t)
-            elif act is Act.KILL:
-                if t is None and dd.follows:
-                    order_c = decided.get(dd.follows)
-                    if order_c and order_c.target is not None and actors.get(dd.follows):
-                        t = order_c.target
-                        fx.append(E.Decided(d, t, default=True))
-                if t is None and timed_out and rules.flag.get(f"{d}_default_kill"):
-                    t = self._first_outside(self.side_of[_ROLE_OF[d]])
-                    fx.append(E.Decided(d, t, default=True))
-                if t is not None:
-                    if d in rules.shots:
-                        self.shots[d] = self.shots.get(d, 0) + 1
-                    if self.alive[t]:
-                        attacks.setdefault(t, []).append((dd.label, seat))
+            elif act is Act.PROTECT and t is not None:
+                protected.add(t)
 
         dying: list[tuple[int, str]] = []
         turned: list[tuple[int, str]] = []
+        takers = False
         for t, atks in attacks.items():
             if t in saved:
                 continue
-            bys = {by for by, _ in atks}
-            turns = _TURNS[roles[t]]
-            if len(bys) == 1 and atks[0][0] in turns:
-                turned.append((t, turns[atks[0][0]]))
+            role = roles[t]
+            by = atks[0][0]
+            turns = _TURNS[role]
+            if turns and by in turns and all(b == by for b, _ in atks):
+                turned.append((t, turns[by]))
                 continue
-            dying.append((t, atks[0][0]))
-        dead = {t for t, _ in dying}
-        for t, _ in list(dying):
-            if ROLE[roles[t]].takes_killers:
-                for _, who in attacks[t]:
-                    if who not in dead and who not in saved:
-                        dying.append((who, roles[t]))
-                        dead.add(who)
+            dying.append((t, by))
+            takers = takers or role in _TAKERS
+        if takers:
+            dead = {t for t, _ in dying}
+            for t, _ in list(dying):
+                if roles[t] in _TAKERS:
+                    for _, who in attacks[t]:
+                        if who not in dead and who not in saved:
+                            dying.append((who, roles[t]))
+                            dead.add(who)
 
         # results at dawn where the format says so: checks first, then searches
-        if rules.at_dawn:
+        if rules.at_dawn and plan.shows:
             shield = frozenset(protected)
-            for act in _SHOWS:
-                for d in order:
-                    c = decided.get(d)
-                    seat = acting.get(d)
-                    if seat is None or c is None or c.target is None:
-                        continue
-                    dd = DECISION[d]
-                    if (dd.act_for(c.mode) if c.mode else dd.act) is act:
-                        self._show(d, c.target, c.mode, seat, shield)
-        for d in order:
-            seat = acting.get(d)
+            for d in plan.shows:
+                c = decided.get(d)
+                seat = actor(d)
+                if seat is None or seat in blocked or c is None or c.target is None:
+                    continue
+                self._show(d, c.target, c.mode, seat, shield)
+        for d in plan.witnesses:
+            seat = actor(d)
             c = decided.get(d)
-            if seat is not None and c and c.target is not None \
-                    and DECISION[d].act is Act.WITNESS:
+            if seat is not None and seat not in blocked and c and c.target is not None:
                 fx.append(E.Witness(c.target, tuple(who for _, who in attacks.get(c.target, ())),
                                     audience=seat))
 
         for t, role in turned:
             self._set_role(t, role)
         self.night_left = tuple(t for t, _ in dying)
-        self._eliminate(dying)
+        if dying:
+            self._eliminate(dying)
         self._end_eliminations()
 
 
 #: role -> {kill label: the role it turns into}
 _TURNS = {r.id: dict(r.turns) for r in ROLE.values()}
+#: roles that take their killers along
+_TAKERS = frozenset(r.id for r in ROLE.values() if r.takes_killers)
 _ROLE_OF = {d.id: r.id for r in ROLE.values() for d in r.decisions}

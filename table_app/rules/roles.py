@@ -68,6 +68,12 @@ class DecisionDef:
     #: and a kill: `<id>_default_kill`, `<id>_kills` (shots in all); declared as options below
     options: tuple[Option, ...] = ()
 
+    @property
+    def shows(self) -> bool:
+        """Whether it answers its maker (a check or a search) in some mode."""
+        return self.act in (Act.CHECK, Act.SEARCH) or any(
+            a in (Act.CHECK, Act.SEARCH) for _, a in self.modes)
+
     def act_for(self, mode: str) -> Act:
         for word, act in self.modes:
             if word == mode:

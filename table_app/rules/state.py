@@ -56,7 +56,7 @@ class Choice(NamedTuple):
     how: How
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Out:
     """One elimination, as the game script's `out[]` lists it."""
 
@@ -65,7 +65,7 @@ class Out:
     by: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Check:
     """One check, as the game script's `checks[]` lists it."""
 
@@ -116,6 +116,18 @@ class Waiting:
     seconds: int = 0
 
 
+class TargetRule(NamedTuple):
+    """Whom one decision, made one way, may name: read once from its definition and options."""
+
+    act: Act
+    self_ok: bool          # may name the deciding seat
+    save: bool
+    self_once: bool        # a save: himself only once
+    once_per_seat: bool    # a save: each seat once in the game
+    shots: int | None      # kills in all, where counted
+    from_night: int        # the first night it may be made this way
+
+
 class Rules:
     """What a format and its options say, read once per game (the hot paths ask often)."""
 
@@ -157,6 +169,25 @@ class Rules:
         self.leaders = frozenset(r for r in fmt.roles if ROLE[r].leads)
         self.may_lead = frozenset(r for r in fmt.roles if ROLE[r].may_lead)
         self.successions = tuple((r, ROLE[r].succeeds) for r in fmt.roles if ROLE[r].succeeds)
+        self.target_rule: dict[tuple[str, str], TargetRule] = {}
+        for d in DECISION.values():
+            for mode, act in ((("", d.act),) + d.modes):
+                shows = act in (Act.CHECK, Act.SEARCH)
+                self.target_rule[(d.id, mode)] = TargetRule(
+                    act, d.self_ok or (shows and self.self_check), act is Act.SAVE,
+                    self.flag.get(f"{d.id}_self_once", False),
+                    self.flag.get(f"{d.id}_once_per_seat", False),
+                    self.shots.get(d.id) if act is Act.KILL else None,
+                    self.mode_from.get((d.id, mode), 1))
+            if d.modes:      # made with modes, a decision must name one
+                del self.target_rule[(d.id, "")]
+        # each decision's maker, read once: (role, side, by_leader, needs)
+        self.maker = {d.id: (_ROLE_OF[d.id], ROLE[_ROLE_OF[d.id]].side, d.by_leader, d.needs)
+                      for d in DECISION.values()}
+        self.fmt = fmt
+        self._plans: dict[int, NightPlan] = {}
+        self._last_change = max([w.from_night for w in fmt.windows]
+                                + [self.from_night[d] for d in fmt.window_of] + [2])
         # the sides that can kill at night, and the roles that carry each kill
         self.kill_roles: dict[str, list[tuple[str, DecisionDef]]] = {}
         for r in fmt.roles:
@@ -166,6 +197,46 @@ class Rules:
                     self.kill_roles.setdefault(ROLE[r].side, []).append((r, d))
 
 
+    def plan(self, night: int) -> NightPlan:
+        """Which windows open on night `night` and what they decide (the same every night
+        once every `from_night` has passed, so it is made once)."""
+        key = min(night, self._last_change)
+        p = self._plans.get(key)
+        if p is None:
+            p = self._plans[key] = NightPlan(self, key)
+        return p
+
+
+class NightPlan:
+    """One night's windows, their decisions and their wake and sleep effects."""
+
+    def __init__(self, rules: Rules, night: int) -> None:
+        fmt = rules.fmt
+        fn = rules.from_night
+        self.windows = tuple(w for w in fmt.windows if w.from_night <= night)
+        self.window_of = {d: i for i, w in enumerate(self.windows) for d in w.decisions}
+        #: per window, the decisions made tonight, in order
+        self.decisions = tuple(tuple(d for d in w.decisions if fn[d] <= night)
+                               for w in self.windows)
+        self.order = tuple(d for ds in self.decisions for d in ds)
+        self.timers = tuple(w.night1_timer if night == 1 and w.night1_timer else w.timer
+                            for w in self.windows)
+        # effects are read-only data: one object serves every game
+        self.wake = tuple(E.Wake(w.name, w.wakes, w.decisions, t, fmt.timers[t])
+                          for w, t in zip(self.windows, self.timers, strict=True))
+        self.sleep = tuple(E.Sleep(w.name) for w in self.windows)
+        acts = {d: DECISION[d].act for d in self.order}
+        kinds = {d: {a for _, a in DECISION[d].modes} | {acts[d]} for d in self.order}
+        #: decisions that block, that land at dawn (kills, saves, protections), that show a
+        #: result at dawn (checks before searches), that witness
+        self.blocks = tuple(d for d in self.order if acts[d] is Act.BLOCK)
+        self.lands = tuple(d for d in self.order
+                           if kinds[d] & {Act.KILL, Act.SAVE, Act.PROTECT})
+        self.shows = tuple(d for a in (Act.CHECK, Act.SEARCH) for d in self.order
+                           if a in kinds[d])
+        self.witnesses = tuple(d for d in self.order if acts[d] is Act.WITNESS)
+
+
 class State:
     """The whole state of one game, and what both phases use."""
 
@@ -173,7 +244,7 @@ class State:
         self.fmt = fmt
         self.n = n
         self.opt = opt
-        self.rules = Rules(fmt, opt)
+        self.rules = rules_for(fmt, opt)
         self.passes = self.rules.passes
         self.side_of = fmt.team_of
         self.roles: list[str] = [""] * (n + 1)
@@ -185,6 +256,7 @@ class State:
         self.step = Step.NONE
         self.night_no = 0
         self.day_no = 0
+        self.label = "day 0"                      # the running phase, as records name it
         self.winner: str | None = None
         self.out: list[Out] = []
         self.checks: list[Check] = []
@@ -194,6 +266,7 @@ class State:
         self.saved_before: dict[str, set[int]] = {}
         self.saved_self: set[str] = set()
         # night
+        self.night_plan = self.rules.plan(1)
         self.tonight: tuple[Window, ...] = ()
         self.window_of: dict[str, int] = {}       # decision -> its window's index tonight
         self.window_i = 0
@@ -212,6 +285,7 @@ class State:
         self.take_seat = 0
         self.take_voters: tuple[int, ...] = ()
         self._fx: list[E.Effect] = []
+        self._actors: dict[str, int | None] = {}   # who makes each decision, till a change
 
     # -- who is who ----------------------------------------------------------------------
     def living(self) -> list[int]:
@@ -233,7 +307,8 @@ class State:
         return role in self.holders
 
     def phase_label(self) -> str:
-        return f"night {self.night_no}" if self.phase is Phase.NIGHT else f"day {self.day_no}"
+        """`night N` or `day N`, as records name the phase."""
+        return self.label
 
     def leader(self, side: str) -> int | None:
         """The side's acting leader: its leader role, or with him out the first living seat
@@ -250,16 +325,24 @@ class State:
 
     def actor(self, decision: str) -> int | None:
         """The seat that makes `decision` now, or None when nobody can."""
-        d = DECISION[decision]
-        role = _ROLE_OF[decision]
-        if d.needs and self.seat_of(d.needs) is None:
-            return None
-        if d.by_leader:
-            return self.leader(self.side_of[role])
-        return self.seat_of(role)
+        cache = self._actors
+        if decision in cache:
+            return cache[decision]
+        role, side, by_leader, needs = self.rules.maker[decision]
+        if needs and self.seat_of(needs) is None:
+            seat = None
+        elif by_leader:
+            seat = self.leader(side)
+        else:
+            seat = self.seat_of(role)
+        cache[decision] = seat
+        return seat
 
     def tally(self) -> Tally:
         """Who is alive by side, and which sides can still kill: what a win rule looks at."""
+        return Tally(len(self.live), dict(self.side_count), self._armed)
+
+    def _armed(self) -> frozenset[str]:
         armed = set()
         for side, carriers in self.rules.kill_roles.items():
             if not self.side_count.get(side):
@@ -272,7 +355,7 @@ class State:
                 if limit is None or self.shots.get(d.id, 0) < limit:
                     armed.add(side)
                     break
-        return Tally(len(self.live), dict(self.side_count), frozenset(armed))
+        return frozenset(armed)
 
     # -- small checks --------------------------------------------------------------------
     def _seat(self, seat: int) -> int:
@@ -292,6 +375,7 @@ class State:
 
     # -- roles ---------------------------------------------------------------------------
     def _index_roles(self) -> None:
+        self._actors = {}
         self.holders = {}
         for s in range(1, self.n + 1):
             self.holders.setdefault(self.roles[s], []).append(s)
@@ -309,13 +393,14 @@ class State:
 
     # -- eliminations and the win check --------------------------------------------------
     def _eliminate(self, who: list[tuple[int, str]]) -> None:
-        label = self.phase_label()
+        label = self.label
         reveal = self.rules.reveal
         alive, count, side_of, roles = self.alive, self.side_count, self.side_of, self.roles
         for seat, by in who:
             if not alive[seat]:
                 continue
             alive[seat] = False
+            self._actors = {}
             self.live.remove(seat)
             count[side_of[roles[seat]]] -= 1
             self.out.append(Out(seat, label, by))
@@ -341,6 +426,18 @@ class State:
             self.step = Step.NONE
             self._fx.append(E.GameOver(winner))
 
+
+def rules_for(fmt: Format, opt: dict[str, OptionValue]) -> Rules:
+    """The format's rules with these options: made once per format for its own options."""
+    if opt == fmt.options:
+        cached = _RULES.get(id(fmt))
+        if cached is None or cached[0] is not fmt:
+            cached = _RULES[id(fmt)] = (fmt, Rules(fmt, opt))
+        return cached[1]
+    return Rules(fmt, opt)
+
+
+_RULES: dict[int, tuple[Format, Rules]] = {}
 
 #: decision -> the role whose seat (or side) makes it
 _ROLE_OF = {d.id: r.id for r in ROLE.values() for d in r.decisions}
