@@ -99,8 +99,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     except RulesError as exc:
         print(f"table-app: {exc}", file=sys.stderr)
         return 2
+    if args.jobs is not None and args.jobs < 1:
+        print("table-app: --jobs takes 1 or more", file=sys.stderr)
+        return 2
     return simulate.main(fmt, players, args.games, args.seed, args.policy,
-                         True if args.progress else None)
+                         True if args.progress else None, args.jobs)
 
 
 def cmd_firmware(args: argparse.Namespace) -> int:
@@ -110,7 +113,7 @@ def cmd_firmware(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from .table import run
+    from . import run
 
     if args.demo and not args.format and not args.format_file:
         args.format = "yakuza"
@@ -168,6 +171,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--policy", choices=POLICIES, default="random",
                    help="random legal actions, or bots that act on what their side knows")
     s.add_argument("--progress", action="store_true", help="show the progress bar")
+    s.add_argument("--jobs", type=int, default=None,
+                   help="processes to play in (default: every core); the same table for any")
     s.set_defaults(func=cmd_simulate)
 
     f = sub.add_parser("firmware", help="the pad controller's firmware")

@@ -6,10 +6,12 @@ It doubles as the engine's soak test: a game that raises or never ends is counte
 from __future__ import annotations
 
 import math
+import os
 import random
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -47,14 +49,10 @@ def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float, float]:
     return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
-def simulate(fmt: Format, players: int, games: int, seed: int = 0, policy: str = "random",
-             progress: TextIO | None = None) -> SimResult:
+def _play_seeds(fmt: Format, players: int, policy: str, seeds: list[int]) -> SimResult:
+    """Play one game per seed, in order; what they gave."""
     res = SimResult(fmt.id, players, policy)
-    rng = random.Random(seed)
-    start = time.perf_counter()
-    step = max(1, games // 100)
-    for i in range(games):
-        game_seed = rng.getrandbits(64)
+    for game_seed in seeds:
         try:
             g = play(fmt, players, random.Random(game_seed), policy)
         except (RulesError, GameTooLong, AssertionError, KeyError, IndexError, ValueError) as exc:
@@ -64,8 +62,51 @@ def simulate(fmt: Format, players: int, games: int, seed: int = 0, policy: str =
         res.wins[g.winner or "none"] += 1
         res.days += g.day_no
         res.nights += g.night_no
-        if progress is not None and (i % step == 0 or i == games - 1):
-            _bar(progress, i + 1, games, time.perf_counter() - start)
+    return res
+
+
+def _chunk(job: tuple[Format, int, str, list[int]]) -> SimResult:
+    return _play_seeds(*job)
+
+
+def _add(total: SimResult, part: SimResult) -> None:
+    total.games += part.games
+    total.wins.update(part.wins)
+    total.days += part.days
+    total.nights += part.nights
+    total.errors += part.errors
+
+
+def simulate(fmt: Format, players: int, games: int, seed: int = 0, policy: str = "random",
+             progress: TextIO | None = None, jobs: int = 1) -> SimResult:
+    """`games` seeded bot games. The game seeds come from `seed` alone and the parts are
+    added in seed order, so `jobs` processes give the same result as one."""
+    res = SimResult(fmt.id, players, policy)
+    rng = random.Random(seed)
+    seeds = [rng.getrandbits(64) for _ in range(games)]
+    start = time.perf_counter()
+    jobs = max(1, min(jobs, games // 50 or 1))       # a process is worth ~50 games or more
+    size = max(1, min(500, games // (jobs * 8) or 1))
+    parts = [(fmt, players, policy, seeds[k:k + size]) for k in range(0, games, size)]
+    done = 0
+    if jobs == 1:
+        results: Iterable[SimResult] = map(_chunk, parts)
+        pool = None
+    else:
+        import multiprocessing
+
+        pool = multiprocessing.get_context("spawn").Pool(jobs)
+        results = pool.imap(_chunk, parts)
+    try:
+        for part, (_, _, _, chunk) in zip(results, parts, strict=True):
+            _add(res, part)
+            done += len(chunk)
+            if progress is not None:
+                _bar(progress, done, games, time.perf_counter() - start)
+    finally:
+        if pool is not None:
+            pool.close()
+            pool.join()
     res.seconds = time.perf_counter() - start
     if progress is not None:
         progress.write("\n")
@@ -96,9 +137,14 @@ def report(res: SimResult, fmt: Format) -> str:
 
 
 def main(fmt: Format, players: int, games: int, seed: int, policy: str,
-         show_progress: bool | None = None) -> int:
+         show_progress: bool | None = None, jobs: int | None = None) -> int:
+    if games < 1:
+        print("table-app: simulate needs --games 1 or more", file=sys.stderr)
+        return 2
     if show_progress is None:
         show_progress = sys.stderr.isatty() and games >= 500
-    res = simulate(fmt, players, games, seed, policy, sys.stderr if show_progress else None)
+    jobs = jobs or os.cpu_count() or 1
+    res = simulate(fmt, players, games, seed, policy, sys.stderr if show_progress else None,
+                   jobs=jobs)
     print(report(res, fmt))
     return 1 if res.errors else 0

@@ -60,3 +60,27 @@ def test_cli_rejects_a_bad_player_count() -> None:
                            "--players", "12", "--games", "5"], capture_output=True, text=True,
                           timeout=60)
     assert proc.returncode == 2 and "for 5 to 11 players" in proc.stderr
+
+
+def test_parallel_processes_give_the_same_table_as_one() -> None:
+    fmt = find_format("classic")
+    one = simulate(fmt, 11, 300, seed=9, jobs=1)
+    two = simulate(fmt, 11, 300, seed=9, jobs=2)
+    assert (one.games, one.wins, one.days, one.nights, one.errors) == \
+        (two.games, two.wins, two.days, two.nights, two.errors)
+
+
+def test_cli_jobs_prints_the_same_report() -> None:
+    def run(jobs: str) -> str:
+        proc = subprocess.run([sys.executable, "-m", "table_app", "simulate", "--format", "city",
+                               "--players", "12", "--games", "200", "--seed", "4",
+                               "--jobs", jobs], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        return "\n".join(line for line in proc.stdout.splitlines() if "games/s" not in line)
+    assert run("1") == run("2")
+
+
+def test_cli_zero_games_is_an_error() -> None:
+    proc = subprocess.run([sys.executable, "-m", "table_app", "simulate", "--games", "0"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and "--games 1 or more" in proc.stderr and proc.stdout == ""

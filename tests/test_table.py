@@ -15,8 +15,8 @@ import pytest
 
 from table_app.pads.rings import CheckShown, Countdown, Dark, RoleCard
 from table_app.rules import deal_from_seed, find_format, run_script
+from table_app.run import outcome
 from table_app.table import Host
-from table_app.table.run import outcome
 from table_app.table.virtual import Recorder, run_virtual, virtual_table
 
 ROOT = Path(__file__).parent.parent

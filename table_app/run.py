@@ -14,13 +14,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ..clock import Clock, FakeClock, MonotonicClock
-from ..pads import FakePads, GrammarConfig, make_pads
-from ..sound.catalogue import text
-from .app import TableApp
-from .bots import TableBots
-from .core import Host, Input, Table
-from .journal import Journal
+from .clock import Clock, FakeClock, MonotonicClock
+from .pads import FakePads, GrammarConfig, make_pads
+from .sound.catalogue import text
+from .table.app import TableApp
+from .table.bots import TableBots
+from .table.core import Host, Input, Table
+from .table.journal import Journal
 
 DEFAULT_JOURNAL = Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" / "state")) \
     / "table-app" / "game.journal"
@@ -69,7 +69,7 @@ def demo(args: Any) -> int:
     app = TableApp(pads, voice, clock, journal, inbox, GrammarConfig())
     table = app.open(args.format, args.players, args.lang, args.deal, args.seed, args.format_file)
     if args.fast:
-        from .virtual import follow_journal
+        from .table.virtual import follow_journal
         assert isinstance(clock, FakeClock)
         follow_journal(app, clock)
     pads.clock = app.clock                   # pads stamp edges with the game's clock
@@ -77,7 +77,7 @@ def demo(args: Any) -> int:
         print(f"(resumed from {journal}, {len(app.entries)} inputs)")
     bots = TableBots(pads, table.cfg.seed)
     if args.fast:
-        from .virtual import run_virtual
+        from .table.virtual import run_virtual
         assert isinstance(clock, FakeClock)
         pace = args.pace
 
@@ -109,11 +109,11 @@ def play(args: Any) -> int:
     """The table itself: pads (simulated without hardware), voice, the host's screen."""
     import pygame
 
-    from ..pads.sim import SimPads
-    from ..screen import Names, Screen, Totals, host_view
-    from ..screen.setup import Setup, draw_setup, load_names, save_names
-    from ..sound import SoundBoard
-    from .host import HostKeys
+    from .pads.sim import SimPads
+    from .screen import Names, Screen, Totals, host_view
+    from .screen.setup import Setup, draw_setup, load_names, save_names
+    from .sound import SoundBoard
+    from .table.host import HostKeys
 
     journal = Path(args.journal or DEFAULT_JOURNAL)
     if args.new:
@@ -121,7 +121,7 @@ def play(args: Any) -> int:
     inbox: queue.Queue[Input] = queue.Queue()
     clock = MonotonicClock()
     kind = args.pads
-    from ..pads.base import backend_kind
+    from .pads.base import backend_kind
     kind = backend_kind(kind)
     pygame.init()
     width = 800 + (480 if kind == "sim" else 0)
@@ -137,7 +137,7 @@ def play(args: Any) -> int:
                       names)
         lo, hi = setup.limits()
         setup.players = max(lo, min(hi, setup.players))
-        from ..screen.render import Painter
+        from .screen.render import Painter
         painter = Painter()
         while not setup.done:
             buttons = draw_setup(painter, host_area, setup)

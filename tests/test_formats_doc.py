@@ -1,0 +1,100 @@
+"""FORMATS.md's worked example holds: a new role is its definition plus the format (plus its
+clips and tests), and nothing else in the engine changes.
+
+The test copies the package, adds the example's definition to `roles.py` exactly as the doc
+prints it, changes the city format as the doc says, and replays a game script in a fresh
+process against that copy.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+DOC = ROOT / "table_app" / "rules" / "formats" / "FORMATS.md"
+
+SCRIPT = """format city
+players 16
+deal 1=civilian 2=don 3=mafioso 4=mafioso 5=mafioso 6=lawyer 7=doctor 8=commissar
+deal 9=sergeant 10=lover 11=hobo 12=killer 13=bodyguard 14=civilian 15=civilian 16=civilian
+night
+mafia 1
+bodyguard 1
+killer 14
+day
+"""
+
+
+def _example_definition() -> str:
+    text = DOC.read_text(encoding="utf-8")
+    block = re.search(r"```python\n(.*?)```", text, re.S)
+    assert block, "the worked example lost its definition"
+    return "\n".join(line[3:] if line.startswith("   ") else line
+                     for line in block.group(1).splitlines())
+
+
+def _with_bodyguard(tmp: Path) -> Path:
+    pkg = tmp / "table_app"
+    shutil.copytree(ROOT / "table_app", pkg,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.ogg"))
+    roles = pkg / "rules" / "roles.py"
+    src = roles.read_text(encoding="utf-8")
+    head, sep, tail = src.partition("ROLE_DEFS: Final[tuple[RoleDef, ...]] = (\n")
+    end = tail.index("\n)\n")
+    indented = "\n".join("    " + line for line in _example_definition().splitlines())
+    roles.write_text(head + sep + tail[:end] + "\n" + indented + tail[end:], encoding="utf-8")
+
+    city = pkg / "rules" / "formats" / "city.toml"
+    toml = city.read_text(encoding="utf-8")
+    toml = toml.replace('roles = ["civilian", ', 'roles = ["bodyguard", "civilian", ', 1)
+    toml = toml.replace('wakes = ["don", ', 'wakes = ["bodyguard", "don", ', 1)
+    toml = toml.replace('decisions = ["mafia", ', 'decisions = ["mafia", "bodyguard", ', 1)
+    rows = []
+    for line in toml.splitlines():
+        m = re.match(r'"(\d+)" = \{(.*)civilian = (\d+) \}(.*)', line)
+        if m and int(m.group(1)) >= 16:
+            line = (f'"{m.group(1)}" = {{{m.group(2)}bodyguard = 1, '
+                    f'civilian = {int(m.group(3)) - 1} }}{m.group(4)}')
+        rows.append(line)
+    toml = "\n".join(rows) + "\n"
+    data = tomllib.loads(toml)
+    assert data["composition"]["16"]["bodyguard"] == 1
+    city.write_text(toml, encoding="utf-8")
+    return tmp
+
+
+def _replay(path: Path, pythonpath: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "table_app", "replay", str(path), "--json"],
+                          capture_output=True, text=True, timeout=60, cwd=pythonpath,
+                          env={"PYTHONPATH": str(pythonpath), "PATH": "/usr/bin:/bin"})
+
+
+def test_the_worked_example_adds_a_role_with_its_definition_and_the_format(
+        tmp_path: Path) -> None:
+    script = tmp_path / "guard.script"
+    script.write_text(SCRIPT, encoding="utf-8")
+    copy = _with_bodyguard(tmp_path / "pkg")
+    proc = _replay(script, copy)
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    # the Mafia's victim was guarded; the Killer's was not
+    assert out["out"] == [{"seat": 14, "phase": "night 1", "by": "killer"}]
+    # only the two files the doc names differ from the package
+    changed = sorted(str(p.relative_to(copy / "table_app")) for p in (copy / "table_app").rglob("*")
+                     if p.is_file() and "__pycache__" not in p.parts and not p.name.endswith(".ogg")
+                     and p.read_bytes() != (ROOT / "table_app" / p.relative_to(
+                         copy / "table_app")).read_bytes())
+    assert changed == ["rules/formats/city.toml", "rules/roles.py"]
+
+
+def test_without_the_definition_the_role_is_unknown(tmp_path: Path) -> None:
+    script = tmp_path / "guard.script"
+    script.write_text(SCRIPT, encoding="utf-8")
+    proc = _replay(script, ROOT)
+    assert proc.returncode == 2 and "unknown role 'bodyguard'" in proc.stderr
