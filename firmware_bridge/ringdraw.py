@@ -6,9 +6,14 @@
 #   1 mhi mlo cur cho      pick: eligible seats as a 16-bit mask, cursor, chosen (0 = none)
 #   2 mhi mlo cur cho      vote: candidates, cursor, ballot cast
 #   3 cur cho              yes/no: seat 1 = yes, seat 2 = no
-#   4 target result        check: result 0 red, 1 black, 2 detective, 3 no
+#   4 target result        an answer: result 0 red, 1 black, 2 detective, 3 no
 #   5 lhi llo thi tlo      countdown: left and total, in tenths of a second
 #   6 side pattern         role card: side 0 city, 1 mafia, 2 yakuza, 3 maniac, 4 killer
+#
+# Secrecy: every private picture lights the same number of pixels whatever it says. An answer
+# (a check, a search) is one pixel at the target seat, only its colour telling the result; a
+# chosen yes or no is one pixel too; a role card is always two pixels (the side's colour at
+# the top, a white marker at the role's place), so a glance at a neighbour's ring says nothing.
 #   7                      fault
 # `t` is the seconds since the picture was shown: a countdown counts down by itself and
 # blinks its last 10 s, so the Pi sends it once.
@@ -35,6 +40,9 @@ YES = (0, 200, 60)
 NO = (200, 0, 0)
 SIDES = ((200, 180, 120), (40, 60, 255), (200, 0, 160), (255, 120, 0), (255, 120, 0))
 RESULTS = ("red", "black", "detective", "no")
+# an answer's colour by result: each as bright as the others (its strongest channel 200)
+ANSWER = ((200, 0, 0), (40, 60, 200), (0, 200, 60), (200, 120, 0))
+MARK = (200, 200, 200)
 
 
 def blink(t, period=0.5):
@@ -64,22 +72,15 @@ def render(pic, t=0.0, size=12, rotation=0, cap=1.0):
     elif kind == YESNO:
         px[0] = YES
         px[1] = NO
-        if pic[2]:
-            px = [YES if pic[2] == 1 else NO] * size
+        if pic[2] in (1, 2):
+            px = [OFF] * size                  # the answer given: one pixel, like any other
+            px[pic[2] - 1] = CHOSEN
         if 1 <= pic[1] <= size:
             px[pic[1] - 1] = CURSOR
     elif kind == CHECK:
-        result = pic[2]
-        if result == 0:
-            px = [RED] * size                                         # solid
-        elif result == 1:
-            px = [BLACK_AS if i % 2 == 0 else OFF for i in range(size)]  # dashed
-        elif result == 2:
-            px = [CHOSEN] * size                                      # found him
-        else:
-            px = [DIM if i % 3 == 0 else OFF for i in range(size)]    # sparse: not him
+        result = pic[2] if pic[2] < len(ANSWER) else 3
         if 1 <= pic[1] <= size:
-            px[pic[1] - 1] = CURSOR
+            px[pic[1] - 1] = ANSWER[result]
     elif kind == COUNTDOWN:
         total = ((pic[3] << 8) | pic[4]) / 10
         left = countdown_left(pic, t)
@@ -92,9 +93,8 @@ def render(pic, t=0.0, size=12, rotation=0, cap=1.0):
         px = [COUNT if i < lit and on else OFF for i in range(size)]
     elif kind == ROLE:
         colour = SIDES[pic[1]] if pic[1] < len(SIDES) else CURSOR
-        n = pic[2] if pic[2] else 1
-        step = size // n if size // n else 1
-        px = [colour if i % step == 0 and i // step < n else OFF for i in range(size)]
+        px[0] = colour
+        px[(pic[2] if 1 <= pic[2] < size else 1) % size] = MARK
     elif kind == FAULT:
         phase = blink(t)
         px = [FAULT_C if (i % 2 == 0) == phase else OFF for i in range(size)]

@@ -360,7 +360,7 @@ def bench_screen(seconds: float) -> None:
                 now = time.perf_counter()
                 if now >= next_frame:
                     next_frame = now + 1 / Screen.FPS
-                    if screen.update(host_view(table)):
+                    if screen.update(host_view(table, now=real.now())):
                         pygame.display.flip()
             cpu = time.process_time() - cpu0
             wall = time.perf_counter() - wall0

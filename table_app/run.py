@@ -217,7 +217,7 @@ def play(args: Any) -> int:
                 next_frame = now + frame
                 table = app.table           # type: ignore[assignment]
                 table.on_effects = totals
-                drew = screen.update(host_view(table, Names(names), totals.last))
+                drew = screen.update(host_view(table, Names(names), now=app.clock.now()))
                 if kind == "sim":
                     pads.draw()
                     drew = True

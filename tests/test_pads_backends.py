@@ -11,21 +11,21 @@ import pygame
 import pytest
 from pad_rigs import GpioRig, SimRig
 
+from firmware_bridge.ringdraw import ANSWER
 from table_app.clock import FakeClock
 from table_app.pads import FakePads, PadError, make_pads
 from table_app.pads.base import backend_kind
 from table_app.pads.gpio import load_pins
 from table_app.pads.rings import (
-    BLACK_AS,
     CHOSEN,
     CURSOR,
     DIM,
     OFF,
-    RED,
     CheckShown,
     Countdown,
     Dark,
     Pick,
+    RoleCard,
     _count_phase,
     led_level,
     render,
@@ -129,9 +129,13 @@ def test_ring_pictures() -> None:
     assert render(Pick(frozenset({2})), rotation=3)[4] == DIM
     red = render(CheckShown(7, "red"))
     black = render(CheckShown(7, "black"))
-    # told apart by pattern as well as colour: red is solid, black is dashed
-    assert sum(p != OFF for p in red) == 12 and red[0] == RED
-    assert sum(p != OFF for p in black) == 6 and black[0] == BLACK_AS
+    # every answer lights one pixel at the target seat: only its colour tells the result
+    assert [i for i, p in enumerate(red) if p != OFF] == [6]
+    assert [i for i, p in enumerate(black) if p != OFF] == [6] and red[6] != black[6]
+    assert red[6] == ANSWER[0] and black[6] == ANSWER[1]
+    assert max(red[6]) == max(black[6])                # equally bright
+    cards = [render(RoleCard(side, n)) for side in ("city", "mafia") for n in (1, 5, 9)]
+    assert {sum(p != OFF for p in c) for c in cards} == {2}      # a card is always 2 pixels
     assert render(Countdown(30, 60))[:7] == [render(Countdown(30, 60))[0]] * 6 + [OFF]
     assert sum(p != OFF for p in render(Countdown(60, 60))) == 12
     dim = render(Pick(frozenset({2}), cursor=2), cap=0.25)
@@ -146,7 +150,7 @@ def test_simulator_window_shows_the_rings(tmp_path: Path) -> None:
     try:
         sim = rig.backend
         rig.panel.ask(1, [2, 6, 9])
-        rig.tap(1)
+        rig.tap(1)                           # from nobody to 2
         rig.tap(1)                           # cursor on 6
         rig.panel.show(4, CheckShown(8, "red"))
         out = tmp_path / "sim.png"
@@ -158,8 +162,9 @@ def test_simulator_window_shows_the_rings(tmp_path: Path) -> None:
         assert img.get_size() == (720, 720)
         assert sim.pixel_at_ring(1, 5) == CURSOR            # seat 1 points at seat 6
         assert sim.pixel_at_ring(1, 1) == DIM and sim.pixel_at_ring(1, 8) == DIM
-        assert sim.pixel_at_ring(4, 0) == RED and sim.pixel_at_ring(4, 7) == CURSOR
-        assert sim.pixel_at_ring(7, 0) != RED                 # a dark pad stays dark
+        unlit = sim.pixel_at_ring(7, 0)                       # a dark pad
+        assert all(sim.pixel_at_ring(7, i) == unlit for i in range(12))
+        assert sim.pixel_at_ring(4, 7) == ANSWER[0] and sim.pixel_at_ring(4, 0) == unlit
     finally:
         rig.close()
 

@@ -56,8 +56,9 @@ def test_the_script_replays_through_the_command_line(tmp_path: Path) -> None:
 
 def _night(rec: Recorder, n: int) -> list[tuple[float, str]]:
     """What was heard in night n, timed from its start."""
-    starts = [t for t, s in rec.said if s == "city_sleeps"]
-    ends = [t for t, s in rec.said if s == "city_wakes"]
+    begun = next(t for t, s in rec.said if s == "game_starts")      # the deal sleeps too
+    starts = [t for t, s in rec.said if s == "city_sleeps" and t >= begun]
+    ends = [t for t, s in rec.said if s == "city_wakes" and t >= begun]
     t0, t1 = starts[n - 1], ends[n - 1]
     return [(round(t - t0, 3), s) for t, s in rec.said if t0 <= t < t1]
 
@@ -113,7 +114,8 @@ def test_windows_never_end_early(tmp_path: Path) -> None:
                                         players=11)
     rec.clock = clock
     run_virtual(app, bots, clock)
-    starts = [t for t, s in rec.said if s == "city_sleeps"]
+    begun = next(t for t, s in rec.said if s == "game_starts")
+    starts = [t for t, s in rec.said if s == "city_sleeps" and t >= begun]
     for n in range(1, len(starts)):
         chimes = [t for t, s in _night(rec, n) if s == "timer:chime"]
         lengths = {round(b - a, 3) for a, b in zip(chimes[::2], chimes[1::2], strict=True)}
@@ -214,7 +216,16 @@ def test_deal_viewing_shows_a_role_only_while_held(tmp_path: Path) -> None:
     clock.advance(1)
     pads.release(1)
     app.feed(app.inbox.get_nowait())
-    assert pads.pictures[1] == Dark() and table.viewer == 2
+    assert pads.pictures[1] == Dark() and table.viewer == 1
+    # every seat's turn lasts the same, whatever his role and however long he looked
+    from table_app.table import Tick
+    from table_app.table.core import VIEW_TURN
+    clock.advance(VIEW_TURN - 1.001)
+    app.feed(Tick())
+    assert table.viewer == 1
+    clock.advance(0.002)
+    app.feed(Tick())
+    assert table.viewer == 2
 
 
 def test_a_check_is_shown_on_the_checker_ring_only(tmp_path: Path) -> None:

@@ -48,6 +48,8 @@ class PadBackend:
         self.pictures: dict[int, Picture] = {s: Dark() for s in range(1, seats + 1)}
         self.shown_at: dict[int, float] = dict.fromkeys(self.pictures, 0.0)
         self.shows = 0
+        #: the brightness cap in force (0-1): the table lowers it at night and in the vote
+        self.light_cap = 1.0
 
     def start(self) -> None:
         """Open the hardware (a no-op for backends that need nothing)."""
@@ -63,6 +65,21 @@ class PadBackend:
         self.shown_at[seat] = self.clock.now()
         self.shows += 1
         self._show(seat, picture)
+
+    def set_cap(self, cap: float) -> None:
+        """Cap every ring's brightness at `cap` (0-1), on whatever the hardware is."""
+        cap = max(0.0, min(1.0, cap))
+        if cap != self.light_cap:
+            self.light_cap = cap
+            self._cap_changed()
+
+    def _cap_changed(self) -> None:
+        pass
+
+    def pixels(self, seat: int, now: float | None = None) -> list[tuple[int, int, int]]:
+        """The light seat's ring gives now: its picture, animated, after the cap."""
+        from .rings import render
+        return render(self.pictures[seat], self.age(seat, now), 12, 0, self.light_cap)
 
     def age(self, seat: int, now: float | None = None) -> float:
         """Seconds since the seat's picture was shown (what animations count from)."""
@@ -127,11 +144,15 @@ class PadPanel:
         self.asks: dict[int, Ask] = {}
 
     def ask(self, seat: int, eligible: Sequence[int], kind: str = "pick",
-            picture: Picture | None = None) -> None:
-        """Ask a seat to pick; its ring shows the choice (or `picture` until it first moves)."""
+            picture: Picture | None = None, cursor: int | None = None) -> None:
+        """Ask a seat to pick; its ring shows the choice (or `picture` until it first moves).
+        The cursor starts at `cursor` (None: on nobody)."""
         self.asks[seat] = Ask(kind, tuple(eligible))
-        self.grammar.ask(seat, eligible)
-        self.backend.show(seat, picture or self._picture(seat, None, None))
+        self.grammar.ask(seat, eligible, cursor)
+        self.backend.show(seat, picture or self._picture(seat, cursor, None))
+
+    def set_cap(self, cap: float) -> None:
+        self.backend.set_cap(cap)
 
     def stop(self, seat: int | None = None) -> None:
         seats = [seat] if seat is not None else list(range(1, self.backend.seats + 1))

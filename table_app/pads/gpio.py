@@ -102,7 +102,7 @@ class GpioPads(PadBackend):
             raise PadError(f"the pin map has {len(self.pins.buttons)} seats, the game has {seats}")
         self.factory = pin_factory
         self.frame = frame
-        self.cap = cap
+        self.light_cap = cap
         self.buttons: dict[int, Any] = {}
         self.leds: dict[int, Any] = {}
         self._stop = threading.Event()
@@ -135,13 +135,13 @@ class GpioPads(PadBackend):
     def refresh(self) -> None:
         now = self.clock.now()
         for seat, led in list(self.leds.items()):
-            level = led_level(self.pictures[seat], self.age(seat, now), self.cap)
+            level = led_level(self.pictures[seat], self.age(seat, now), self.light_cap)
             if abs(led.value - level) > 1e-3:
                 led.value = level
 
     def _show(self, seat: int, picture: Picture) -> None:
         if seat in self.leds:
-            self.leds[seat].value = led_level(picture, 0.0, self.cap)
+            self.leds[seat].value = led_level(picture, 0.0, self.light_cap)
 
     def close(self) -> None:
         self._stop.set()

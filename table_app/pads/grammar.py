@@ -4,7 +4,9 @@ Used by every backend, in the app's loop. A short press moves the seat's cursor 
 eligible seat clockwise on a ring; on a one-LED pad, counting: N presses = seat N); a hold
 confirms; a later hold replaces the choice. Edges are debounced eagerly (the first edge counts
 at once, the bounces after it are ignored, and a level that settled otherwise is taken when
-the guard ends). A button held past `stuck` is a fault and is ignored until released. A press
+the guard ends). A button held past `stuck` is a fault and is ignored until released. A question's
+cursor starts where the table says (a seat drawn from the game's seed, so the number of taps
+tells a watcher nothing); after the last eligible seat it passes "nobody". A press
 belongs to the question that was asked when it began: a hold that straddles the end of a
 window confirms nothing.
 """
@@ -199,7 +201,23 @@ class PressGrammar:
         else:
             if not s.eligible:
                 return
-            start = s.cursor if s.cursor is not None else seat
-            later = [e for e in s.eligible if e > start]
-            s.cursor = later[0] if later else s.eligible[0]
+            s.cursor = next_cursor(s.cursor, s.eligible)
         out.append(Moved(seat, s.cursor, t))
+
+
+def next_cursor(cursor: int | None, eligible: Sequence[int]) -> int | None:
+    """Where a short press moves a ring's cursor: to the next eligible seat clockwise, and
+    after the last one to "nobody" (no cursor: a hold there confirms nothing), then round."""
+    if cursor is None:
+        return min(eligible)
+    later = [e for e in eligible if e > cursor]
+    return min(later) if later else None
+
+
+def presses_to(cursor: int | None, choice: int | None, eligible: Sequence[int]) -> int:
+    """Short presses that take the cursor from `cursor` to `choice` (None: nobody)."""
+    n = 0
+    while cursor != choice and n <= len(eligible) + 1:
+        cursor = next_cursor(cursor, eligible)
+        n += 1
+    return n

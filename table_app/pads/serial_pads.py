@@ -97,6 +97,9 @@ class SerialPads(PadBackend):
             self._thread.join(timeout=3)
         self._drop_reader()
 
+    def _cap_changed(self) -> None:
+        self.set_brightness(round(self.light_cap * 255))
+
     def set_brightness(self, cap: int) -> None:
         """The night's brightness cap (0-255), sent to the controller."""
         self.cap = max(0, min(255, cap))

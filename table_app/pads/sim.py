@@ -141,7 +141,7 @@ class SimPads(PadBackend):
         for seat in range(1, self.seats + 1):
             cx, cy = self.pad_centre(seat)
             pygame.draw.circle(surf, PAD_DOWN if seat in self.down else PAD, (cx, cy), pr)
-            pixels = render(self.pictures[seat], self.age(seat, t), self.seats, 12)
+            pixels = render(self.pictures[seat], self.age(seat, t), 12, 0, self.light_cap)
             for k, colour in enumerate(pixels):
                 a = self._angle(k + 1)          # pixel k points where seat k+1 sits
                 px = cx + int(pr * 0.72 * math.cos(a))

@@ -41,12 +41,14 @@ class Day(State):
         self.speakers = living[start:] + living[:start]
         self.first_speaker = self.speakers[0]
         self.speaker_i = 0
-        self.announced = False
+        self.nominees_said = False
         self.nominees = []
         self.nominators = {}
         self.candidates = []
         self.ballots = {}
         self.yes = set()
+        self.totals = ()
+        self._announce(self.night_left)
         self._fx.append(E.PhaseBegins("day", self.day_no))
         # the morning names the night's dead in seat order: attack order would tell who
         # killed whom
@@ -63,9 +65,9 @@ class Day(State):
             self._after_speech()
             return
         st = self.step
-        if st is Step.SPEECHES and not self.announced and self.nominees \
+        if st is Step.SPEECHES and not self.nominees_said and self.nominees \
                 and self.speaker_i == len(speakers) - 1:
-            self.announced = True
+            self.nominees_said = True
             self._fx.append(E.NomineesAnnounced(tuple(self.nominees)))
         timer = _TIMER[st]
         self._fx.append(E.Speech(speakers[self.speaker_i], _KIND[st], timer,
@@ -81,8 +83,8 @@ class Day(State):
     def _after_speech(self) -> None:
         st = self.step
         if st is Step.SPEECHES:
-            if self.nominees and not self.announced:
-                self.announced = True
+            if self.nominees and not self.nominees_said:
+                self.nominees_said = True
                 self._fx.append(E.NomineesAnnounced(tuple(self.nominees)))
             if self.rules.plurality:
                 self._open_vote(Step.VOTE, self.live)
@@ -181,8 +183,8 @@ class Day(State):
                     t = last if to_last else 0
                 if t:
                     counts[t] += 1
-        self._fx.append(E.VoteTotals(kind.value,
-                                     tuple((c, counts[c]) for c in cands if counts[c])))
+        self.totals = tuple((c, counts[c]) for c in cands if counts[c])
+        self._fx.append(E.VoteTotals(kind.value, self.totals))
         best = max(counts.values(), default=0)
         leaders = [c for c in cands if counts[c] == best] if best else []
         if len(leaders) == 1:
@@ -209,7 +211,8 @@ class Day(State):
 
     def _close_removeall(self) -> None:
         yes = len(self.yes)
-        self._fx.append(E.VoteTotals("removeall", ((0, yes),)))
+        self.totals = ((0, yes),)
+        self._fx.append(E.VoteTotals("removeall", self.totals))
         if yes * 2 > len(self.live):
             self._voted_out(list(self.candidates), "removeall")
         else:

@@ -17,11 +17,13 @@ from typing import Any
 from . import actions as A
 from . import effects as E
 from .day import _SPEAKING, _TIMER, Day
+from .effects import PUBLIC
 from .errors import IllegalAction, InvalidAction
 from .format import Format
 from .night import Night
 from .roles import ROLES, UNIQUE_ROLES, OptionValue
 from .state import Check, Out, Outcome, Phase, Step, Waiting
+from .view import Observation, observe
 
 __all__ = ["Check", "Game", "Out", "Outcome", "Phase", "Step", "Waiting", "deal_from_seed",
            "step"]
@@ -80,6 +82,10 @@ class Game(Night, Day):
         return Waiting(ph.value, self.day_no, st.value, speaker=speaker,
                        nominees=tuple(self.nominees), candidates=tuple(self.candidates),
                        voters=tuple(self.live) if voting else (), timer=timer, seconds=secs)
+
+    def observation(self, viewer: int = PUBLIC) -> Observation:
+        """What `viewer` (PUBLIC, HOST or a seat) may know of the game now."""
+        return observe(self, viewer)
 
     def outcome(self) -> Outcome:
         """How the game stands: the winner (None while it goes on), who is alive, who left

@@ -39,6 +39,7 @@ class Night(State):
         self.window_of = plan.window_of
         self.window_i = 0
         self.decided = {}
+        self.totals = ()
         self._fx.append(E.PhaseBegins("night", n))
         self._wake()
 
@@ -191,6 +192,7 @@ class Night(State):
         else:
             return
         self.checks.append(Check(self.label, d, t, result))
+        self.check_seats.append(actor)
         self._fx.append(E.CheckResult(d, t, result, audience=actor))
 
     def _timeout(self, a: A.Timeout) -> None:

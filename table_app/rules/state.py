@@ -260,6 +260,10 @@ class State:
         self.winner: str | None = None
         self.out: list[Out] = []
         self.checks: list[Check] = []
+        self.check_seats: list[int] = []          # who learned each check
+        self.announced: set[int] = set()          # seats the room has been told are out
+        self.revealed: set[int] = set()           # seats whose role the room has been shown
+        self.totals: tuple[tuple[int, int], ...] = ()   # the last vote's totals, said aloud
         self.fouls = [0] * (n + 1)
         self.critical_fouls = 0
         self.shots: dict[str, int] = {}           # kills used, where a format counts them
@@ -276,7 +280,7 @@ class State:
         self.speakers: list[int] = []
         self.speaker_i = 0
         self.first_speaker = 0
-        self.announced = False
+        self.nominees_said = False
         self.nominees: list[int] = []
         self.nominators: dict[int, int] = {}
         self.candidates: list[int] = []
@@ -404,6 +408,8 @@ class State:
             self.live.remove(seat)
             count[side_of[roles[seat]]] -= 1
             self.out.append(Out(seat, label, by))
+            if self.phase is Phase.DAY or by == "disqualified":
+                self._announce((seat,))
             self._fx.append(E.Eliminated(seat, label, by, roles[seat] if reveal else None))
             if seat in self.nominees:
                 self.nominees.remove(seat)
@@ -411,6 +417,13 @@ class State:
                 self.candidates.remove(seat)
             self.ballots.pop(seat, None)      # a seat that leaves casts no ballot
             self.yes.discard(seat)
+
+    def _announce(self, seats: tuple[int, ...] | list[int]) -> None:
+        """The room is told these seats are out (and shown their roles where the format
+        reveals them)."""
+        self.announced.update(seats)
+        if self.rules.reveal:
+            self.revealed.update(seats)
 
     def _end_eliminations(self) -> None:
         """After every elimination: successions, then the win check."""
@@ -422,6 +435,7 @@ class State:
         winner = self.fmt.winner(self.tally())
         if winner is not None:
             self.winner = winner
+            self._announce([o.seat for o in self.out])     # the end names every loss
             self.phase = Phase.OVER
             self.step = Step.NONE
             self._fx.append(E.GameOver(winner))

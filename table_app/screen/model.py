@@ -77,48 +77,51 @@ class Names:
         return self.by_seat.get(seat, "")
 
 
-def _seconds(table: Table) -> int | None:
-    left = table.time_left()
+def _seconds(table: Table, now: float | None) -> int | None:
+    # drawn from the deadline at the time of drawing, never from the last input's time
+    left = table.time_left(now)
     return None if left is None else int(left + 0.999)
 
 
 def public_state(table: Table, names: Names | None = None, totals: tuple[
-        tuple[int, int], ...] = ()) -> PublicState:
+        tuple[int, int], ...] | None = None, now: float | None = None) -> PublicState:
+    """What the room may know, from the rules' public observation and the table's public
+    facts (the timer, a pause, a faulty pad): nothing secret goes in, so none comes out."""
     g = table.game
+    obs = g.observation(E.PUBLIC)
     names = names or Names()
     faults = {int(r.split(":")[1]) for r in table.pause_reasons if r.startswith("pad:")}
-    # how a seat left is public only for what the room saw: a vote, a removal; a night
-    # death is just "night" (who killed is a secret)
-    out_by = {o.seat: o.by if o.by in ("vote", "removeall", "disqualified") else "night"
-              for o in g.out}
-    speaker = g.waiting().speaker if g.phase == "day" else None
-    nominees = tuple(g.nominees) if g.phase == "day" else ()    # a night keeps no list
-    seats = tuple(SeatView(s, names.get(s), g.alive[s] if table.stage != "deal" else True,
-                           out_by.get(s, ""), g.fouls[s], s in nominees, s == speaker,
-                           s in faults)
-                  for s in range(1, table.cfg.players + 1))
+    dealing = table.stage in ("deal", "register")
+    seats = tuple(SeatView(o.seat, names.get(o.seat), o.alive or dealing, o.out_by, o.fouls,
+                           o.nominated, o.speaking, o.seat in faults)
+                  for o in obs.seats)
     if table.stage in ("deal", "register", "ready"):
         phase = "deal"
     elif table.stage == "over":
         phase = "over"
     else:
-        phase = g.phase_label()
-    return PublicState(table.cfg.lang, phase, g.step if table.stage == "play" else "",
-                       _seconds(table), table.paused, seats, nominees, totals,
-                       g.winner)
+        phase = obs.phase
+    return PublicState(table.cfg.lang, phase, obs.step if table.stage == "play" else "",
+                       _seconds(table, now), table.paused, seats, obs.nominees,
+                       obs.totals if totals is None else totals, obs.winner)
 
 
 def host_view(table: Table, names: Names | None = None,
-              totals: tuple[tuple[int, int], ...] = ()) -> HostView:
+              totals: tuple[tuple[int, int], ...] | None = None,
+              now: float | None = None) -> HostView:
     g = table.game
-    pub = public_state(table, names, totals)
+    pub = public_state(table, names, totals, now)
     window = ""
     awake: set[int] = set()
     if table.stage == "play" and g.phase == "night" and g.step == "windows":
         w = g.waiting()
         window = w.window or ""
         awake = set(w.awake)
-    seats = tuple(replace(sv, role=g.roles[sv.seat], awake=sv.seat in awake,
+    # the host knows every death at once
+    host_obs = {o.seat: o for o in g.observation(E.HOST).seats}
+    seats = tuple(replace(sv, alive=host_obs[sv.seat].alive or table.stage in ("deal",
+                                                                               "register"),
+                          role=g.roles[sv.seat], awake=sv.seat in awake,
                           asked=sv.seat in table.asked) for sv in pub.seats)
     choices = tuple((d, "-" if target is None else str(target))
                     for d, (target, _) in sorted(table.pending.items()))

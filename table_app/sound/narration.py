@@ -19,6 +19,7 @@ class Narrator:
     def __init__(self) -> None:
         self.night = False
         self.reveal: dict[int, str] = {}
+        self.pending: set[int] = set()    # night losses the morning has not named yet
 
     def lines(self, fx: E.Effect) -> list[Line]:
         if fx.audience != E.PUBLIC:
@@ -31,14 +32,16 @@ class Narrator:
         if isinstance(fx, E.Sleep):
             return [[f"sleep_{fx.window}"]]
         if isinstance(fx, E.Eliminated):
-            if self.night:
+            if self.night and fx.by != "disqualified":
                 if fx.role:
                     self.reveal[fx.seat] = fx.role
+                self.pending.add(fx.seat)
                 return []                 # said in the morning, with the others
             if fx.by == "disqualified":
                 return [["player", num(fx.seat), "disqualified"]]
             return [self._leaves(fx.seat, fx.role)]
         if isinstance(fx, E.Morning):
+            self.pending.clear()
             out = [self._leaves(s, self.reveal.pop(s, None)) for s in fx.left]
             if not fx.left:
                 out.append(["morning_nobody"])
@@ -66,7 +69,10 @@ class Narrator:
         if isinstance(fx, E.FoulGiven):
             return [["foul", num(fx.seat)]]
         if isinstance(fx, E.GameOver):
-            return [[f"win_{fx.winner}"]]
+            # a night that ended the game has no morning: its losses are named here
+            out = [self._leaves(s, self.reveal.pop(s, None)) for s in sorted(self.pending)]
+            self.pending.clear()
+            return out + [[f"win_{fx.winner}"]]
         return []
 
     @staticmethod

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from ..pads import FakePads
+from ..pads.grammar import COUNT, presses_to
 from ..rules import deal_from_seed
 from ..rules.roles import DECISION, Act
 from .core import Table
@@ -134,12 +135,10 @@ class TableBots:
             self._schedule(t, seat, False)        # a press left over (or from before a restart)
             t += GAP
         presses = 0
-        if choice is not None:
-            cursor = grammar.cursor(seat)
-            eligible = table.panel.asks[seat].eligible
-            while cursor != choice and presses <= len(eligible) + 12:
-                cursor = _next(cursor, seat, eligible, grammar.cfg.mode, table.cfg.players)
-                presses += 1
+        if grammar.cfg.mode == COUNT:
+            presses = 0 if choice is None else choice
+        else:
+            presses = presses_to(grammar.cursor(seat), choice, table.panel.asks[seat].eligible)
         for _ in range(presses):
             self._press_for(seat, t, TAP)
             t += TAP + GAP
@@ -149,10 +148,3 @@ class TableBots:
         self._schedule(t, seat, True)
         self._schedule(t + length, seat, False)
 
-
-def _next(cursor: int | None, seat: int, eligible: tuple[int, ...], mode: str, n: int) -> int:
-    if mode == "count":
-        return 1 if cursor is None or cursor >= n else cursor + 1
-    start = cursor if cursor is not None else seat
-    later = [e for e in sorted(eligible) if e > start]
-    return later[0] if later else min(eligible)

@@ -6,18 +6,20 @@ journal bring a killed app back exactly where it was. Time is an input like any 
 `Tick`); nothing here reads a clock, sleeps or starts a thread.
 
 Secrecy is built in: every night window lasts its full time whether its role lives or not;
-only the seat that decides is asked anything (its ring alone lights); presses from sleeping
-seats go to the host as movement; votes are gathered silently and only totals are said.
+only the seat that decides is asked anything (its ring alone lights), its cursor starting at a
+seat drawn from the seed; every private answer lights one pixel; every seat's turn to see his
+role lasts the same; presses from sleeping seats go to the host as movement; votes are
+gathered silently and only totals are said; rings are dimmed to the night's and the day's caps.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..pads import Confirmed, Moved, OutOfTurn, PadPanel, Pressed, Released
+from ..pads import Confirmed, OutOfTurn, PadPanel, Pressed, Released
 from ..pads.events import PadEdge, PadFault, PadHeld, PadLink, PadRecovered
 from ..pads.rings import CheckShown, Countdown, Dark, RoleCard
 from ..rules import Game, RulesError, deal_from_seed
@@ -28,11 +30,15 @@ from ..rules.format import Format
 from ..rules.roles import DECISION, ROLE, Act
 from ..sound.catalogue import num
 from ..sound.narration import Narrator
+from .questions import Question, Questions
+from .record import ScriptWriter
+from .timers import Timer, Timers
 
-#: decisions answered on the asking seat's ring at once: final at the first confirmation
+#: decisions answered on the asking seat's ring: final at the first confirmation
 SHOWN = (Act.CHECK, Act.SEARCH)
 DAWN = 4.0          # seconds between the night's last window and the morning (and at dusk)
-TICKS_FROM = 10     # the last seconds of a speech tick
+VIEW_TURN = 5.0     # each seat's turn to see his role: the same for every role
+REGISTER_TURN = 10.0
 
 
 class Voice(Protocol):
@@ -60,23 +66,17 @@ Input = PadEdge | PadHeld | PadLink | Tick | Host
 
 
 @dataclass
-class Timer:
-    what: str               # window, speech, vote, removeall, take, dawn, dusk, register
-    seconds: float
-    deadline: float
-    ticks: bool = False     # tick in the last 10 s, warn at 10 s, buzz at 0
-    next_tick: float = 0.0
-
-
-@dataclass
 class TableConfig:
-    """What a game at the table is: the format, the seats, the language, the deal."""
+    """What a game at the table is: the format, the seats, the language, the deal, the light."""
 
     fmt: Format
     players: int
     lang: str = "en"
     deal: str = "app"           # app: the app deals, players look; cards: roles register
     seed: int = 0
+    roles: tuple[str, ...] | None = None   # a given deal (a game script's) instead of the seed's
+    night_cap: float = 0.25     # rings' brightness at night and at the deal (0-1)
+    day_cap: float = 0.6        # rings' brightness by day and in the vote
 
 
 @dataclass
@@ -87,98 +87,118 @@ class Shown:
     text: str
 
 
-@dataclass
 class Table:
-    cfg: TableConfig
-    panel: PadPanel
-    voice: Voice
-    game: Game = field(init=False)
-    stage: str = "deal"          # deal, register, ready, play, over
-    paused: bool = False
-    pause_reasons: set[str] = field(default_factory=set)
-    timer: Timer | None = None
-    left_when_paused: float = 0.0
-    viewer: int = 0              # app deal: whose turn it is to look at his role
-    seen: bool = False
-    registering: list[str] = field(default_factory=list)
-    registered: dict[int, str] = field(default_factory=dict)
-    pending: dict[str, tuple[int | None, str]] = field(default_factory=dict)
-    asked: dict[int, str] = field(default_factory=dict)      # seat -> what it is asked
-    modes: dict[str, str] = field(default_factory=dict)      # decision -> its mode tonight
-    ballots: dict[int, int] = field(default_factory=dict)
-    yes: set[int] = field(default_factory=set)
-    nominated_this_speech: bool = False
-    check_seat: int = 0
-    script: list[str] = field(default_factory=list)
-    log: list[Shown] = field(default_factory=list)
-    movement: list[tuple[float, int]] = field(default_factory=list)
-    on_effects: Callable[[list[E.Effect]], None] | None = None
-    narrator: Narrator = field(default_factory=Narrator)
-    now: float = 0.0
+    """One game at the table: the rules, the pads' questions, the timer, the voice."""
 
-    def __post_init__(self) -> None:
-        n = self.cfg.players
-        if n > self.panel.backend.seats:
-            raise ValueError(f"{n} players but only {self.panel.backend.seats} pads")
-        self.game = Game(self.cfg.fmt, n)
-        fmt = self.cfg.fmt
-        self.script = [f"format {fmt.id}", f"players {n}"]
+    def __init__(self, cfg: TableConfig, panel: PadPanel, voice: Voice) -> None:
+        n = cfg.players
+        if n > panel.backend.seats:
+            raise ValueError(f"{n} players but only {panel.backend.seats} pads")
+        self.cfg = cfg
+        self.panel = panel
+        self.voice = voice
+        self.game = Game(cfg.fmt, n)
+        self.narrator = Narrator()
+        self.stage = "deal"          # deal, register, ready, play, over
+        self.pause_reasons: set[str] = set()
+        self.timers = Timers()
+        self.questions = Questions(panel, cfg.seed)
+        self.writer = ScriptWriter(cfg.fmt.id, n)
+        self.viewer = 0              # app deal: whose turn it is to look at his role
+        self.registering: list[str] = []
+        self.registered: dict[int, str] = {}
+        self.pending: dict[str, tuple[int | None, str]] = {}   # night choices, till the close
+        self.ballots: dict[int, int] = {}
+        self.yes: set[int] = set()
+        self.nominated_this_speech = False
+        self.answered: set[int] = set()     # seats whose ring shows a private answer
+        self.log: list[Shown] = []
+        self.movement: list[tuple[float, int]] = []
+        self.on_effects: Callable[[list[E.Effect]], None] | None = None
+        self.now = 0.0
+
+    # -- what others read ----------------------------------------------------------------
+    @property
+    def paused(self) -> bool:
+        return self.timers.paused
+
+    @property
+    def timer(self) -> Timer | None:
+        return self.timers.timer
+
+    @property
+    def asked(self) -> dict[int, str]:
+        """Seat -> what its pad asks now."""
+        return self.questions.asked()
+
+    @property
+    def script(self) -> list[str]:
+        return self.writer.lines
+
+    def time_left(self, now: float | None = None) -> float | None:
+        """Seconds left on the running timer at `now` (default: the last input's time)."""
+        return self.timers.left(self.now if now is None else now)
+
+    def game_script(self) -> str:
+        return self.writer.text()
+
+    def next_deadline(self) -> float | None:
+        times = [t for t in (self.panel.grammar.next_deadline(), self.timers.next_deadline())
+                 if t is not None]
+        return min(times) if times else None
 
     # -- the one way in ------------------------------------------------------------------
     def handle(self, inp: Input, now: float) -> None:
         self.now = now
         if isinstance(inp, Host):
             self._host(inp.cmd)
-        elif isinstance(inp, PadLink):
+        elif isinstance(inp, (PadLink, PadEdge, PadHeld)):
+            # faults and recoveries are handled while paused too; the rest waits
             self._pad_events(self.panel.handle(inp))
-        elif isinstance(inp, (PadEdge, PadHeld)):
-            events = self.panel.handle(inp)
-            if not self.paused:
-                self._pad_events(events)
         self._pad_events(self.panel.tick(now))
         self._run_timer()
 
-    def next_deadline(self) -> float | None:
-        times = [t for t in (self.panel.grammar.next_deadline(),) if t is not None]
-        if self.timer is not None and not self.paused:
-            times.append(self.timer.deadline)
-            if self.timer.ticks:
-                times.append(self.timer.next_tick)
-        return min(times) if times else None
-
     # -- starting ------------------------------------------------------------------------
     def begin(self) -> None:
-        """Deal (or open registration) and say what comes first."""
+        """The city falls asleep; then the deal (each seat in turn sees his role) or the
+        card registration."""
+        self.questions.new_phase("deal")
+        self.panel.set_cap(self.cfg.night_cap)
+        self.voice.say(["city_sleeps"])
         if self.cfg.deal == "cards":
             self.stage = "register"
             roles = self.cfg.fmt.composition[self.cfg.players]
-            self.registering = [r for r in roles if not ROLE[r].plain]
-            self.voice.say(["city_sleeps"])
+            self.registering = [r for r in self.cfg.fmt.role_order
+                                if r in roles and not ROLE[r].plain]
             self._next_registration()
             return
-        deal = deal_from_seed(self.cfg.fmt, self.cfg.players, self.cfg.seed)
-        self._apply(deal)
-        self.script.append("deal " + " ".join(f"{i}={r}" for i, r in enumerate(deal.roles, 1)))
+        roles = self.cfg.roles or deal_from_seed(self.cfg.fmt, self.cfg.players,
+                                                 self.cfg.seed).roles
+        self._apply(A.Deal(tuple(roles)))
+        self.writer.deal(roles)
         self.stage = "deal"
         self.viewer = 0
         self._next_viewer()
 
     def _next_viewer(self) -> None:
         self.viewer += 1
-        self.seen = False
         if self.viewer > self.cfg.players:
-            self.stage = "ready"
-            self._note("every player has seen his role: press start")
+            self._ready("every player has seen his role: press start")
             return
         self.voice.say(["hold_to_see", num(self.viewer)])
+        self.timers.start("view", VIEW_TURN, self.now)
+
+    def _ready(self, note: str) -> None:
+        self.stage = "ready"
+        self.timers.stop()
+        self._note(note)
 
     def _next_registration(self) -> None:
         if not self.registering:
             self._finish_registration()
             return
-        role = self.registering[0]
-        self.voice.say([f"role_{role}", "press_button"])
-        self._start_timer("register", 10.0)
+        self.voice.say([ROLE[self.registering[0]].clip, "press_button"])
+        self.timers.start("register", REGISTER_TURN, self.now)
 
     def _finish_registration(self) -> None:
         """Every role was called: deal what the seats pressed, once it is the format's
@@ -190,9 +210,8 @@ class Table:
             self._note(f"registration: {why}; assign the missing roles (assign SEAT ROLE)")
             return
         self._apply(A.Deal(roles))
-        self.script.append("deal " + " ".join(f"{i}={r}" for i, r in enumerate(roles, 1)))
-        self.stage = "ready"
-        self.voice.say(["city_wakes"])
+        self.writer.deal(roles)
+        self._ready("the cards are registered: press start")
 
     def _plain_role(self) -> str:
         """The role of a seat that pressed for nothing at a card deal."""
@@ -202,10 +221,10 @@ class Table:
         if self.stage != "ready":
             return
         self.stage = "play"
-        self.panel.stop()
+        self.questions.stop()
         self.voice.say(["game_starts"])
         self._apply(A.BeginNight())
-        self.script.append("night")
+        self.writer.phase("night")
 
     # -- the rules -----------------------------------------------------------------------
     def _apply(self, action: A.Action) -> list[E.Effect]:
@@ -219,101 +238,50 @@ class Table:
             self._effect(f)
         if self.game.phase == "over" and self.stage != "over":
             self.stage = "over"
-            self.timer = None
-            self.panel.stop()
+            self.timers.stop()
+            self.questions.stop()
+            self.panel.set_cap(self.cfg.day_cap)
         return fx
 
     def _effect(self, f: E.Effect) -> None:
-        if isinstance(f, E.Wake):
+        if isinstance(f, E.PhaseBegins):
+            self.questions.new_phase(self.game.phase_label())
+            self.panel.set_cap(self.cfg.night_cap if f.phase == "night" else self.cfg.day_cap)
+        elif isinstance(f, E.Wake):
             self.voice.timer("chime")
             self._open_window()
-            self._start_timer("window", f.seconds)
+            self.timers.start("window", f.seconds, self.now)
         elif isinstance(f, E.Sleep):
             self.voice.timer("chime")
         elif isinstance(f, E.Speech):
             self.nominated_this_speech = False
-            self._start_timer("speech", f.seconds, ticks=True)
+            self.timers.start("speech", f.seconds, self.now, ticks=True)
             self._speaker_pad(f.seat)
         elif isinstance(f, E.VoteOpens):
             self._open_vote(f)
         elif isinstance(f, E.TakeAwaited):
-            self.panel.stop()
-            self._ask(f.seat, list(f.voters), "take")
-            self._start_timer("take", float(self.cfg.fmt.timers.get("vote", 15)))
+            self.questions.stop()
+            self.questions.ask(f.seat, Question("take", f.voters))
+            self.timers.start("take", float(self.cfg.fmt.timers.get("vote", 15)), self.now)
         elif isinstance(f, E.CheckResult):
-            self.panel.stop(f.audience)
+            # the answer, on the checker's ring only: one pixel, like every other answer
+            self.questions.forget(f.audience)
             self.panel.show(f.audience, CheckShown(f.target, f.result))
-            self.check_seat = f.audience
+            self.answered.add(f.audience)
 
     def _after(self) -> None:
         """After the rules moved on: what the table does next when nothing is running."""
         g = self.game
-        if g.phase == "night" and g.step == "done" and self.timer is None:
+        if g.phase == "night" and g.step == "done" and self.timers.timer is None:
             for seat in range(1, self.cfg.players + 1):
-                if seat != self.check_seat:      # a result found at dawn stays till morning
-                    self.panel.stop(seat)
-            self._start_timer("dawn", DAWN)
-        elif g.phase == "day" and g.step == "done" and self.timer is None:
-            self.panel.stop()
-            self._start_timer("dusk", DAWN)
+                if seat not in self.answered:     # a result found at dawn stays till morning
+                    self.questions.stop(seat)
+            self.timers.start("dawn", DAWN, self.now)
+        elif g.phase == "day" and g.step == "done" and self.timers.timer is None:
+            self.questions.stop()
+            self.timers.start("dusk", DAWN, self.now)
 
-    # -- night windows -------------------------------------------------------------------
-    def _open_window(self) -> None:
-        self.panel.stop()
-        self.pending = {}
-        self.asked = {}
-        self.modes = {}
-        g = self.game
-        for d in g.open_decisions():
-            seat = g.actor(d)
-            if seat is None:
-                continue                     # a role that is out is woken all the same
-            modes = g.modes(d)
-            if len(modes) > 1:
-                # which way first (yes: the first mode, no: the second), then the target
-                self.asked[seat] = f"mode:{d}"
-                self.panel.ask(seat, [1, 2], "yesno")
-                continue
-            self._ask_decision(seat, d, modes[0] if modes else "")
-
-    def _ask_decision(self, seat: int, d: str, mode: str) -> None:
-        targets = self.game.legal_targets(d, mode)
-        if not targets:
-            return
-        self.asked[seat] = d
-        if mode:
-            self.modes[d] = mode
-        self.panel.ask(seat, targets)
-
-    def _ask(self, seat: int, eligible: list[int], what: str, kind: str = "pick") -> None:
-        self.asked[seat] = what
-        self.panel.ask(seat, eligible, kind)
-
-    def _night_choice(self, seat: int, what: str, choice: int | None) -> None:
-        g = self.game
-        if what.startswith("mode:"):
-            d = what[5:]
-            modes = g.modes(d)
-            if choice in (1, 2) and len(modes) >= choice:
-                self._ask_decision(seat, d, modes[choice - 1])
-            return
-        d = what
-        if choice is None and d not in g.passes:
-            return                           # this role may not pass: keep asking
-        mode = self.modes.get(d, "")
-        if DECISION[d].act_for(mode) in SHOWN:
-            # a check is final at the first confirmation, and answered on this ring only
-            if self._decide(d, choice, mode):
-                self.asked.pop(seat, None)
-                if choice is None:
-                    self.panel.stop(seat)
-            return
-        self.pending[d] = (choice, mode)     # may change until the window closes
-
-    def _decide(self, d: str, target: int | None, mode: str) -> bool:
-        return self._record(A.Decide(d, target, mode), _decision_line(d, target, mode), d)
-
-    def _record(self, action: A.Action, line: str, what: str) -> bool:
+    def _record(self, action: A.Action, write: Callable[[], None], what: str) -> bool:
         """Apply a choice made at the table and write it to the game script; a choice the
         rules refuse becomes a note for the host, never a crash."""
         try:
@@ -321,15 +289,63 @@ class Table:
         except RulesError as exc:
             self._note(f"{what}: {exc}")
             return False
-        self.script.append(line)
+        write()
         return True
+
+    def _decide(self, d: str, target: int | None, mode: str) -> bool:
+        return self._record(A.Decide(d, target, mode),
+                            lambda: self.writer.decision(d, target, mode), d)
+
+    # -- night windows -------------------------------------------------------------------
+    def _open_window(self) -> None:
+        self.questions.stop()
+        self.answered = set()
+        self.pending = {}
+        g = self.game
+        for d in g.open_decisions():
+            seat = g.actor(d)
+            if seat is None:
+                continue                     # a role that is out is woken all the same
+            modes = g.modes(d)
+            if len(modes) > 1:
+                # which way first (the first mode on the yes pixel, the second on no)
+                self.questions.ask(seat, Question(f"mode:{d}", (1, 2), "yesno"))
+            else:
+                self._ask_decision(seat, d, modes[0] if modes else "", now=False)
+
+    def _ask_decision(self, seat: int, d: str, mode: str, now: bool) -> None:
+        targets = self.game.legal_targets(d, mode)
+        if not targets:
+            return
+        q = Question(d, tuple(targets), mode=mode)
+        (self.questions.replace if now else self.questions.ask)(seat, q)
+
+    def _night_choice(self, seat: int, q: Question, choice: int | None) -> None:
+        g = self.game
+        if q.what.startswith("mode:"):
+            d = q.what[5:]
+            modes = g.modes(d)
+            if choice in (1, 2) and len(modes) >= choice:
+                self._ask_decision(seat, d, modes[choice - 1], now=True)
+            return
+        d = q.what
+        if choice is None and d not in g.passes:
+            return                           # this role may not pass: keep asking
+        if DECISION[d].act_for(q.mode) in SHOWN:
+            # a check is final at the first confirmation (its answer comes on this ring)
+            if self._decide(d, choice, q.mode) and seat not in self.answered:
+                self.questions.done(seat)
+            return
+        self.pending[d] = (choice, q.mode)   # the last question may change till the close
+        if self.questions.waiting.get(seat):
+            self.questions.done(seat)        # the seat's next question (the Don's search)
 
     def _close_window(self) -> None:
         for d, (target, mode) in self.pending.items():
             self._decide(d, target, mode)
         self.pending = {}
-        self.asked = {}
-        self.panel.stop()
+        self.questions.stop()
+        self.answered = set()
         self._apply(A.Close())
 
     # -- days ----------------------------------------------------------------------------
@@ -340,14 +356,15 @@ class Table:
 
     def _speaker_pad(self, seat: int) -> None:
         """The speaker's ring counts his time down; short presses pick a nominee on it, a
-        hold confirms the nomination, a hold with no cursor ends the speech early."""
-        self.panel.stop()
+        hold confirms the nomination, a hold on nobody ends the speech early. Nominations
+        are said aloud, so the cursor starts on nobody."""
+        self.questions.stop()
         g = self.game
         eligible = [s for s in g.living() if s not in g.nominees] if self._may_nominate() else []
-        self.asked = {seat: "speech"}
-        t = self.timer
+        t = self.timers.timer
         total = t.seconds if t is not None else 0.0
-        self.panel.ask(seat, eligible or [seat], picture=Countdown(total, total))
+        self.questions.ask(seat, Question("speech", tuple(eligible or [seat]),
+                                          picture=Countdown(total, total), seeded=False))
 
     def _speech_choice(self, seat: int, choice: int | None) -> None:
         if choice is None or not self._may_nominate():
@@ -356,50 +373,46 @@ class Table:
         self._nominate(seat, choice)
 
     def _nominate(self, by: int, target: int) -> None:
-        if not self._record(A.Nominate(by, target), f"nominate {by} {target}", "nomination"):
+        if not self._record(A.Nominate(by, target),
+                            lambda: self.writer.line(f"nominate {by} {target}"), "nomination"):
             return
         self.nominated_this_speech = True
-        t = self.timer
+        t = self.timers.timer
         if t is not None and t.what == "speech":
-            self.asked = {by: "speech"}
             # left to him: only a hold, to end early; his ring counts down again
-            self.panel.ask(by, [by], picture=Countdown(t.deadline - self.now, t.seconds))
+            self.questions.replace(by, Question(
+                "speech", (by,), picture=Countdown(t.deadline - self.now, t.seconds),
+                seeded=False))
 
     def _end_speech(self) -> None:
-        self.timer = None
-        self.panel.stop()
+        self.timers.stop()
+        self.questions.stop()
         self._apply(A.EndSpeech())
         self._after()
 
     def _open_vote(self, f: E.VoteOpens) -> None:
-        self.panel.stop()
+        self.questions.stop()
         self.ballots = {}
         self.yes = set()
-        self.asked = {}
         for seat in self.game.living():
             if f.kind == "removeall":
-                self._ask(seat, [1, 2], "removeall", "yesno")
+                self.questions.ask(seat, Question("removeall", (1, 2), "yesno"))
             else:
-                self._ask(seat, list(f.candidates), "ballot", "vote")
-        self._start_timer(f.kind if f.kind == "removeall" else "vote", float(f.seconds or 10))
+                self.questions.ask(seat, Question("ballot", f.candidates, "vote"))
+        self.timers.start(f.kind if f.kind == "removeall" else "vote",
+                          float(f.seconds or 10), self.now)
 
     def _close_vote(self) -> None:
-        g = self.game
-        kind = g.step
-        self.panel.stop()
-        self.asked = {}
+        kind = self.game.step
+        self.questions.stop()
         if kind == "removeall":
             for seat in sorted(self.yes):
                 self._apply(A.RemoveAllYes(seat))
-            self.script.append("removeall: " + " ".join(map(str, sorted(self.yes))))
+            self.writer.removeall(sorted(self.yes))
             self._apply(A.Close())
         else:
             ballots = tuple(sorted(self.ballots.items()))
-            by_target: dict[int, list[int]] = {}
-            for seat, target in ballots:
-                by_target.setdefault(target, []).append(seat)
-            for target, seats in by_target.items():
-                self.script.append(f"{kind} {target}: " + " ".join(map(str, seats)))
+            self.writer.ballots(kind, ballots)
             self._apply(A.Ballots(ballots))
         self.ballots = {}
         self.yes = set()
@@ -418,7 +431,7 @@ class Table:
                     self.pause_reasons.discard(r)
                 if self.paused and not self.pause_reasons:
                     self.voice.say(["pad_back"])
-                    self._resume()
+                    self.timers.resume(self.now)
             elif self.paused:
                 continue
             elif isinstance(ev, OutOfTurn):
@@ -431,11 +444,8 @@ class Table:
             elif isinstance(ev, Released):
                 if self.stage == "deal" and ev.seat == self.viewer:
                     self.panel.show(ev.seat, Dark())
-                    self._next_viewer()
             elif isinstance(ev, Confirmed):
                 self._confirmed(ev.seat, ev.choice)
-            elif isinstance(ev, Moved):
-                pass                            # the ring already shows the cursor
 
     def _out_of_turn(self, seat: int) -> None:
         if self.stage == "play" and self.game.phase == "night":
@@ -443,30 +453,31 @@ class Table:
             self._note(f"movement at night: seat {seat}")
 
     def _confirmed(self, seat: int, choice: int | None) -> None:
-        what = self.asked.get(seat)
-        if what is None:
+        q = self.questions.now.get(seat)
+        if q is None:
             return
-        if what == "speech":
+        if q.what == "speech":
             self._speech_choice(seat, choice)
-        elif what == "ballot":
+        elif q.what == "ballot":
             if choice is not None:
                 self.ballots[seat] = choice
-        elif what == "removeall":
+        elif q.what == "removeall":
             if choice == 1:
                 self.yes.add(seat)
             elif choice == 2:
                 self.yes.discard(seat)
-        elif what == "take":
+        elif q.what == "take":
             if choice is not None:
                 self._take(seat, choice)
         else:
-            self._night_choice(seat, what, choice)
+            self._night_choice(seat, q, choice)
 
     def _take(self, seat: int, target: int) -> None:
-        if not self._record(A.Take(seat, target), f"take {seat} {target}", "take"):
+        if not self._record(A.Take(seat, target),
+                            lambda: self.writer.line(f"take {seat} {target}"), "take"):
             return
-        self.timer = None
-        self.panel.stop()
+        self.timers.stop()
+        self.questions.stop()
         self._after()
 
     def _role_card(self, seat: int) -> RoleCard:
@@ -482,22 +493,15 @@ class Table:
         self.registered[seat] = role
 
     # -- timers --------------------------------------------------------------------------
-    def _start_timer(self, what: str, seconds: float, ticks: bool = False) -> None:
-        self.timer = Timer(what, seconds, self.now + seconds, ticks,
-                           self.now + max(0.0, seconds - TICKS_FROM))
-
     def _run_timer(self) -> None:
-        while not self.paused and self.timer is not None:
-            t = self.timer
-            if t.ticks and self.now >= t.next_tick and t.next_tick < t.deadline:
-                left = round(t.deadline - t.next_tick)
-                self.voice.timer("warning" if left == TICKS_FROM else "tick")
-                t.next_tick += 1.0
+        while True:
+            sound, expired = self.timers.due(self.now)
+            if sound is not None:
+                self.voice.timer(sound)
                 continue
-            if self.now < t.deadline:
+            if expired is None:
                 return
-            self.timer = None
-            self._expire(t)
+            self._expire(expired)
 
     def _expire(self, t: Timer) -> None:
         if t.what == "window":
@@ -510,19 +514,23 @@ class Table:
             self._close_vote()
             return
         elif t.what == "take":
-            self.panel.stop()
+            self.questions.stop()
             self._apply(A.Close())
         elif t.what == "dawn":
-            self.panel.stop()
-            self.check_seat = 0
+            self.questions.stop()
+            self.answered = set()
             self._apply(A.BeginDay())
-            self.script.append("day")
+            self.writer.phase("day")
         elif t.what == "dusk":
             self._apply(A.BeginNight())
-            self.script.append("night")
+            self.writer.phase("night")
         elif t.what == "register":
             self.registering.pop(0)
             self._next_registration()
+            return
+        elif t.what == "view":
+            self.panel.show(self.viewer, Dark())
+            self._next_viewer()
             return
         self._after()
 
@@ -534,7 +542,9 @@ class Table:
                 self.begin()
             elif name == "start":
                 if self.stage == "deal":          # the host moves the viewing on
-                    self.stage = "ready"
+                    if self.viewer:
+                        self.panel.show(self.viewer, Dark())
+                    self._ready("the host started the game")
                 self.start_game()
             elif name == "pause":
                 self._pause("host")
@@ -543,18 +553,20 @@ class Table:
                 self.pause_reasons.discard("host")
                 if not self.pause_reasons:
                     self.voice.say(["resume"])
-                    self._resume()
+                    self.timers.resume(self.now)
             elif name == "skip":
-                if self.timer is not None and not self.paused:
-                    self.timer.deadline = self.now
+                t = self.timers.timer
+                if t is not None and not self.paused:
+                    t.deadline = self.now
                     self._run_timer()
             elif name in ("foul", "disqualify"):
-                seat = int(args[0])
+                seat = self._seat_arg(args[0])
                 self._apply(A.Foul(seat) if name == "foul" else A.Disqualify(seat))
-                self.script.append(f"{name} {seat}")
+                self.writer.line(f"{name} {seat}")
                 self._after()
             elif name == "act":
-                self._confirmed(int(args[0]), None if args[1] == "-" else int(args[1]))
+                self._confirmed(self._seat_arg(args[0]),
+                                None if args[1] == "-" else self._seat_arg(args[1]))
             elif name == "assign" and self.stage == "register":
                 seat, role = self._seat_arg(args[0]), args[1]
                 if role not in self.cfg.fmt.roles:
@@ -575,39 +587,10 @@ class Table:
 
     def _pause(self, reason: str) -> None:
         self.pause_reasons.add(reason)
-        if self.paused:
-            return
-        self.paused = True
-        if self.timer is not None:
-            self.left_when_paused = self.timer.deadline - self.now
-
-    def _resume(self) -> None:
-        if not self.paused:
-            return
-        self.paused = False
-        t = self.timer
-        if t is not None:
-            shift = self.now + self.left_when_paused - t.deadline
-            t.deadline += shift
-            t.next_tick += shift
+        self.timers.pause(self.now)
 
     def _note(self, text: str) -> None:
         self.log.append(Shown(self.now, text))
-
-    # -- views ---------------------------------------------------------------------------
-    def time_left(self) -> float | None:
-        t = self.timer
-        if t is None:
-            return None
-        return self.left_when_paused if self.paused else max(0.0, t.deadline - self.now)
-
-    def game_script(self) -> str:
-        return "\n".join(self.script) + "\n"
-
-
-def _decision_line(d: str, target: int | None, mode: str) -> str:
-    what = "-" if target is None else str(target)
-    return f"{d} {mode} {what}" if mode else f"{d} {what}"
 
 
 def new_seed() -> int:

@@ -1,0 +1,104 @@
+"""What each seat's pad asks: one question at a time, the next ones waiting in line.
+
+A question's cursor starts at a seat drawn from the game's seed, the phase, the seat and that
+seat's question number in the phase (never next to the asker, never from how many draws came
+before): the number of taps a neighbour counts says nothing of the choice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..pads import PadPanel
+from ..pads.grammar import COUNT
+from ..pads.rings import Picture
+
+
+def start_cursor(seed: int, phase: str, seat: int, number: int,
+                 eligible: Sequence[int]) -> int | None:
+    """Where a question's cursor starts: a function of the seed, the phase, the seat and
+    its question number in the phase, and of nothing else."""
+    if not eligible:
+        return None
+    return random.Random(f"{seed}|{phase}|{seat}|{number}").choice(sorted(eligible))
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question on one pad."""
+
+    what: str                       # a decision, "mode:<decision>", speech, ballot, removeall, take
+    eligible: tuple[int, ...]
+    kind: str = "pick"              # pick, vote, yesno
+    picture: Picture | None = None  # shown until the first press (a speech's countdown)
+    mode: str = ""                  # the decision's mode, once chosen
+    seeded: bool = True             # the cursor starts at a drawn seat (else on nobody)
+
+
+class Questions:
+    """The questions of every seat: what each is asked now, and what waits."""
+
+    def __init__(self, panel: PadPanel, seed: int) -> None:
+        self.panel = panel
+        self.seed = seed
+        self.phase = ""
+        self.now: dict[int, Question] = {}
+        self.waiting: dict[int, list[Question]] = {}
+        self.numbers: dict[int, int] = {}
+
+    def new_phase(self, label: str) -> None:
+        """Question numbers count again from 1 in each phase."""
+        self.phase = label
+        self.numbers = {}
+
+    def ask(self, seat: int, q: Question) -> None:
+        """Ask `q` now, or after the seat's current question when it has one."""
+        if seat in self.now:
+            self.waiting.setdefault(seat, []).append(q)
+            return
+        self._put(seat, q)
+
+    def replace(self, seat: int, q: Question) -> None:
+        """Ask `q` at once in place of the seat's current question."""
+        self._put(seat, q)
+
+    def _put(self, seat: int, q: Question) -> None:
+        number = self.numbers.get(seat, 0) + 1
+        self.numbers[seat] = number
+        cursor = None
+        if q.seeded and self.panel.backend.grammar_mode != COUNT:
+            cursor = start_cursor(self.seed, self.phase, seat, number, q.eligible)
+        self.now[seat] = q
+        self.panel.ask(seat, q.eligible, q.kind, q.picture, cursor)
+
+    def done(self, seat: int) -> None:
+        """The seat answered its question: the next one, or a dark ring."""
+        self.now.pop(seat, None)
+        rest = self.waiting.get(seat)
+        if rest:
+            self._put(seat, rest.pop(0))
+        else:
+            self.waiting.pop(seat, None)
+            self.panel.stop(seat)
+
+    def stop(self, seat: int | None = None) -> None:
+        """No more questions (for one seat, or all); the ring goes dark."""
+        if seat is None:
+            self.now.clear()
+            self.waiting.clear()
+        else:
+            self.now.pop(seat, None)
+            self.waiting.pop(seat, None)
+        self.panel.stop(seat)
+
+    def forget(self, seat: int) -> None:
+        """The seat is asked nothing more, but its ring keeps what it shows (an answer)."""
+        self.now.pop(seat, None)
+        self.waiting.pop(seat, None)
+        self.panel.grammar.stop(seat)
+        self.panel.asks.pop(seat, None)
+
+    def asked(self) -> dict[int, str]:
+        return {seat: q.what for seat, q in self.now.items()}
