@@ -106,6 +106,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                          True if args.progress else None, args.jobs)
 
 
+def cmd_observe(args: argparse.Namespace) -> int:
+    from . import observe
+
+    return observe.main(args.file, args.press_at, args.seed, args.lang)
+
+
 def cmd_firmware(args: argparse.Namespace) -> int:
     from .firmware import install
 
@@ -174,6 +180,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--jobs", type=int, default=None,
                    help="processes to play in (default: every core); the same table for any")
     s.set_defaults(func=cmd_simulate)
+
+    o = sub.add_parser("observe", help="play a game script at a virtual table and print "
+                                        "what the room perceives (sounds, rings, public screen)")
+    o.add_argument("file")
+    o.add_argument("--press-at", type=float, default=3.0,
+                   help="seconds into its window a night decision starts being pressed")
+    o.add_argument("--seed", type=int, default=0,
+                   help="the table's own randomness, for scripts with deal lines")
+    o.add_argument("--lang", default="en", choices=("ka", "en", "uz", "ru"))
+    o.set_defaults(func=cmd_observe)
 
     f = sub.add_parser("firmware", help="the pad controller's firmware")
     fsub = f.add_subparsers(dest="action", required=True)

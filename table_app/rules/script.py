@@ -36,6 +36,11 @@ class Replay:
     game: Game
     deal_line: int
     steps: list[tuple[int, str, list[E.Effect]]] = field(default_factory=list)
+    dealt: tuple[str, ...] = ()          # the roles as dealt, seat 1 first
+    seed: int | None = None              # the header's `seed N`, if it had one
+    options: dict[str, OptionValue] = field(default_factory=dict)   # the header's options
+    #: each statement after the header, with its line: (line, words)
+    statements: list[tuple[int, list[str]]] = field(default_factory=list)
 
     def outcome(self) -> Outcome:
         """How the replayed game stands (`outcome().to_json()` is the `--json` object)."""
@@ -124,6 +129,10 @@ class _Header:
             self.seed = _int(args[0], line, "a number")
             self.seed_line = line
 
+    def options_given(self) -> dict[str, OptionValue]:
+        assert self.fmt is not None
+        return {name: self.fmt.option_value(name, value) for _, name, value in self.options}
+
     def build(self, line: int) -> tuple[Game, list[E.Effect], int]:
         """The game the header describes, dealt; `line` is where the first phase begins."""
         if self.fmt is None:
@@ -202,7 +211,9 @@ def run_script(text: str) -> Replay:
             continue
         if replay is None:
             game, fx, deal_line = header.build(line)
-            replay = Replay(game, deal_line, [(deal_line, "deal", fx)])
+            replay = Replay(game, deal_line, [(deal_line, "deal", fx)], tuple(game.roles[1:]),
+                            header.seed, header.options_given())
+        replay.statements.append((line, words))
         try:
             fx = _statement(replay.game, line, kw, words[1:])
         except RulesError as exc:
@@ -210,7 +221,8 @@ def run_script(text: str) -> Replay:
         replay.steps.append((line, " ".join(words), fx))
     if replay is None:
         game, fx, deal_line = header.build(last_line)
-        replay = Replay(game, deal_line, [(deal_line, "deal", fx)])
+        replay = Replay(game, deal_line, [(deal_line, "deal", fx)], tuple(game.roles[1:]),
+                        header.seed, header.options_given())
     else:
         # the script ends where the game stands: its phase closes as if its time ran out
         try:

@@ -7,6 +7,7 @@ timer, vote totals, the winner): it is given nothing secret, so it cannot show i
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -80,7 +81,13 @@ class Names:
 def _seconds(table: Table, now: float | None) -> int | None:
     # drawn from the deadline at the time of drawing, never from the last input's time
     left = table.time_left(now)
-    return None if left is None else int(left + 0.999)
+    return None if left is None else seconds_shown(left)
+
+
+def seconds_shown(left: float) -> int:
+    """The whole seconds a timer with `left` seconds to go shows: 9.2 shows 10, 9.0 shows 9
+    (a microsecond of float noise aside)."""
+    return max(0, math.ceil(left - 1e-6))
 
 
 def public_state(table: Table, names: Names | None = None, totals: tuple[

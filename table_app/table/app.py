@@ -74,7 +74,9 @@ class TableApp:
 
     # -- opening -------------------------------------------------------------------------
     def open(self, fmt_id: str = "yakuza", players: int | None = None, lang: str = "en",
-             deal: str = "app", seed: int | None = None, format_file: str | None = None) -> Table:
+             deal: str = "app", seed: int | None = None, format_file: str | None = None,
+             roles: tuple[str, ...] | None = None,
+             options: dict[str, Any] | None = None) -> Table:
         """Resume the journal's game if there is one, else start a new game."""
         entries = Journal.read(self.journal_path)
         if entries and entries[0].get("k") == "start":
@@ -89,6 +91,10 @@ class TableApp:
             start = {"t": self.clock.now(), "k": "start", "fmt": fmt.id, "format_file": format_file,
                      "players": n, "lang": lang, "deal": deal,
                      "seed": new_seed() if seed is None else seed}
+            if roles is not None:
+                start["roles"] = list(roles)          # a given deal (a game script's)
+            if options:
+                start["options"] = options            # the format's options changed
             self.journal_path.unlink(missing_ok=True)
             self.journal = Journal(self.journal_path, self.sync)
             self.journal.write(start)
@@ -101,8 +107,11 @@ class TableApp:
     def _new_table(self, start: dict[str, Any]) -> Table:
         fmt = load_format(start["format_file"]) if start.get("format_file") else \
             find_format(start["fmt"])
+        roles = start.get("roles")
+        options = tuple((str(k), v) for k, v in dict(start.get("options") or {}).items())
         cfg = TableConfig(fmt, int(start["players"]), str(start["lang"]), str(start["deal"]),
-                          int(start["seed"]))
+                          int(start["seed"]), tuple(str(r) for r in roles) if roles else None,
+                          options)
         panel = PadPanel(self.backend, self.grammar)
         return Table(cfg, panel, self.gate)
 

@@ -27,7 +27,7 @@ from ..rules import actions as A
 from ..rules import effects as E
 from ..rules.engine import composition_error
 from ..rules.format import Format
-from ..rules.roles import DECISION, ROLE, Act
+from ..rules.roles import DECISION, ROLE, Act, OptionValue
 from ..sound.catalogue import num
 from ..sound.narration import Narrator
 from .questions import Question, Questions
@@ -75,6 +75,7 @@ class TableConfig:
     deal: str = "app"           # app: the app deals, players look; cards: roles register
     seed: int = 0
     roles: tuple[str, ...] | None = None   # a given deal (a game script's) instead of the seed's
+    options: tuple[tuple[str, OptionValue], ...] = ()   # the format's options changed
     night_cap: float = 0.25     # rings' brightness at night and at the deal (0-1)
     day_cap: float = 0.6        # rings' brightness by day and in the vote
 
@@ -97,13 +98,13 @@ class Table:
         self.cfg = cfg
         self.panel = panel
         self.voice = voice
-        self.game = Game(cfg.fmt, n)
+        self.game = Game(cfg.fmt, n, dict(cfg.options) if cfg.options else None)
         self.narrator = Narrator()
         self.stage = "deal"          # deal, register, ready, play, over
         self.pause_reasons: set[str] = set()
         self.timers = Timers()
         self.questions = Questions(panel, cfg.seed)
-        self.writer = ScriptWriter(cfg.fmt.id, n)
+        self.writer = ScriptWriter(cfg.fmt.id, n, self._option_lines())
         self.viewer = 0              # app deal: whose turn it is to look at his role
         self.registering: list[str] = []
         self.registered: dict[int, str] = {}
@@ -116,6 +117,14 @@ class Table:
         self.movement: list[tuple[float, int]] = []
         self.on_effects: Callable[[list[E.Effect]], None] | None = None
         self.now = 0.0
+
+    def _option_lines(self) -> list[str]:
+        out = []
+        for name, value in self.cfg.options:
+            text = ",".join(value) if isinstance(value, list) else str(value).lower() \
+                if isinstance(value, bool) else str(value)
+            out.append(f"option {name} {text or '-'}")
+        return out
 
     # -- what others read ----------------------------------------------------------------
     @property
@@ -411,7 +420,11 @@ class Table:
             self.writer.removeall(sorted(self.yes))
             self._apply(A.Close())
         else:
-            ballots = tuple(sorted(self.ballots.items()))
+            # a ballot for a seat that can no longer be voted out (disqualified since) is an
+            # abstention, and a disqualified seat's own ballot is void
+            g = self.game
+            ballots = tuple((s, t) for s, t in sorted(self.ballots.items())
+                            if g.alive[s] and t in g.candidates)
             self.writer.ballots(kind, ballots)
             self._apply(A.Ballots(ballots))
         self.ballots = {}

@@ -47,6 +47,7 @@ class Questions:
         self.now: dict[int, Question] = {}
         self.waiting: dict[int, list[Question]] = {}
         self.numbers: dict[int, int] = {}
+        self.serial: dict[int, int] = {}    # seat -> which question this is, counting all
 
     def new_phase(self, label: str) -> None:
         """Question numbers count again from 1 in each phase."""
@@ -67,6 +68,7 @@ class Questions:
     def _put(self, seat: int, q: Question) -> None:
         number = self.numbers.get(seat, 0) + 1
         self.numbers[seat] = number
+        self.serial[seat] = self.serial.get(seat, 0) + 1
         cursor = None
         if q.seeded and self.panel.backend.grammar_mode != COUNT:
             cursor = start_cursor(self.seed, self.phase, seat, number, q.eligible)

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 class ScriptWriter:
     """Lines of a game script, added as the table applies each choice."""
 
-    def __init__(self, fmt_id: str, players: int) -> None:
-        self.lines = [f"format {fmt_id}", f"players {players}"]
+    def __init__(self, fmt_id: str, players: int, options: Sequence[str] = ()) -> None:
+        self.lines = [f"format {fmt_id}", f"players {players}", *options]
 
     def deal(self, roles: Sequence[str]) -> None:
         self.lines.append("deal " + " ".join(f"{i}={r}" for i, r in enumerate(roles, 1)))

@@ -1,0 +1,462 @@
+"""`table-app observe FILE`: what the room perceives of a game, line by line, with times.
+
+The real table (its core, event loop, narration and public view) plays a game script on a fake
+clock with fake pads, pressed as players would. Every sound that starts, every change of a
+ring's actual light (after the brightness caps) and every change of the public view is printed
+as one JSON object a line. Two games that differ in one secret must print the same lines,
+apart from the rings of the seats that hold that secret: that is the table's promise, made
+testable from outside.
+
+How the script is played (the project's own description of it is in docs/observe.md):
+- each night decision on its role's pad: short presses to the target, then a hold, starting
+  `press_at` seconds after its window opens (a second question of the same seat in the same
+  window, the City Don's search, starts when it is asked); `ROLE -` holds on "nobody";
+  `timeout ROLE` presses nothing;
+- `nominate S T` 3 s into S's speech; every speech runs its full time;
+- ballots (`vote`, `revote`, `removeall`) and `take` 3 s into their window;
+- `foul`, `disqualify`: host commands, given once every statement before them in their phase
+  has been carried out;
+- the deal is the script's; each seat holds his button for 2 s of his turn to see his role.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+import json
+import queue
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .clock import FakeClock
+from .pads import FakePads, GrammarConfig
+from .pads.grammar import presses_to
+from .pads.rings import Countdown, Dark, Fault, Picture, render
+from .rules import run_script
+from .rules.script import Replay
+from .screen.model import public_state
+from .table.app import TableApp
+from .table.core import Host, Input, Table, Tick
+
+TAP = 0.12          # a short press
+GAP = 0.2           # between presses
+HOLD = 0.9          # a hold (over the grammar's 0.7 s)
+DAY_PRESS = 3.0     # nominations and ballots: seconds into the speech or the vote
+VIEW_AT = 1.0       # the deal: seconds into his turn a player holds his button, and how long
+VIEW_FOR = 2.0
+EPS = 1e-6
+
+Line = dict[str, Any]
+Emit = Callable[[Line], None]
+
+
+# -- what the script asks for, phase by phase ---------------------------------------------------
+@dataclass
+class Item:
+    """One statement of a phase, and when the table carried it out."""
+
+    words: list[str]
+    done: float | None = None
+
+
+@dataclass
+class PhasePlan:
+    """One night's or day's statements."""
+
+    items: list[Item] = field(default_factory=list)
+    decisions: dict[str, tuple[int | None, str, Item]] = field(default_factory=dict)
+    nominations: dict[int, tuple[int, Item]] = field(default_factory=dict)
+    ballots: dict[str, dict[int, tuple[int, Item]]] = field(default_factory=dict)
+    removeall: dict[int, Item] = field(default_factory=dict)
+    takes: dict[int, tuple[int, Item]] = field(default_factory=dict)
+    started: float | None = None
+
+
+def plan_phases(replay: Replay) -> dict[str, PhasePlan]:
+    """The script's statements grouped by phase label (`night 1`, `day 1`, ...)."""
+    phases: dict[str, PhasePlan] = {}
+    counts = {"night": 0, "day": 0}
+    cur: PhasePlan | None = None
+    for _, words in replay.statements:
+        kw, args = words[0], words[1:]
+        if kw in ("night", "day"):
+            counts[kw] += 1
+            cur = phases.setdefault(f"{kw} {counts[kw]}", PhasePlan())
+            continue
+        if cur is None:
+            continue
+        item = Item(words)
+        cur.items.append(item)
+        if kw == "timeout":
+            item.done = -1.0                       # nothing to press: carried out at once
+        elif kw == "nominate":
+            cur.nominations[int(args[0])] = (int(args[1]), item)
+        elif kw in ("vote", "revote", "removeall"):
+            head, _, tail = " ".join(args).partition(":")
+            seats = [int(w) for w in tail.split()]
+            if not seats:
+                item.done = -1.0
+            for s in seats:
+                if kw == "removeall":
+                    cur.removeall[s] = item
+                else:
+                    cur.ballots.setdefault(kw, {})[s] = (int(head), item)
+        elif kw == "take":
+            cur.takes[int(args[0])] = (int(args[1]), item)
+        elif kw in ("foul", "disqualify"):
+            pass
+        else:
+            mode = args[0] if len(args) == 2 else ""
+            target = None if args[-1] == "-" else int(args[-1])
+            cur.decisions[kw] = (target, mode, item)
+    return phases
+
+
+# -- the pads and the voice, watched ---------------------------------------------------------
+class WatchedPads(FakePads):
+    """Fake pads that print every change of a ring's light as it happens."""
+
+    def __init__(self, seats: int, sink: Any, clock: FakeClock, emit: Emit) -> None:
+        super().__init__(seats, sink, clock)
+        self.emit = emit
+        dark = _hex(render(Dark()))
+        self.lit: dict[int, list[str]] = {s: list(dark) for s in range(1, seats + 1)}
+
+    def _show(self, seat: int, picture: Picture) -> None:
+        super()._show(seat, picture)
+        self.look(seat, self.clock.now())
+
+    def _cap_changed(self) -> None:
+        now = self.clock.now()
+        for seat in range(1, self.seats + 1):
+            self.look(seat, now)
+
+    def look(self, seat: int, t: float) -> None:
+        px = _hex(self.pixels(seat, t))
+        if px != self.lit[seat]:
+            self.lit[seat] = px
+            self.emit({"t": t, "ring": seat, "pixels": px})
+
+    def changes_between(self, t0: float, t1: float) -> list[float]:
+        """Times in (t0, t1) when an animated ring's light may change by itself."""
+        times: list[float] = []
+        for seat, pic in self.pictures.items():
+            shown = self.shown_at[seat]
+            if isinstance(pic, Countdown):
+                ends = shown + pic.left
+                total = pic.total or 1.0
+                for k in range(13):                      # a pixel goes out
+                    times.append(ends - k * total / 12)
+                t = max(t0, ends - 10.0)                 # the last 10 s blink every 0.25 s
+                start = shown + round((t - shown) / 0.25) * 0.25
+                x = start
+                while x < min(t1, ends + 0.25):
+                    times.append(x)
+                    x += 0.25
+            elif isinstance(pic, Fault):
+                x = shown + round((t0 - shown) / 0.25) * 0.25
+                while x < t1:
+                    times.append(x)
+                    x += 0.25
+        return sorted(t + EPS for t in times if t0 < t + EPS < t1)
+
+
+class WatchedVoice:
+    """A voice that prints every clip and timer sound as it starts."""
+
+    def __init__(self, clock: FakeClock, emit: Emit) -> None:
+        self.clock = clock
+        self.emit = emit
+
+    def say(self, line: list[str]) -> None:
+        for clip in line:
+            self.emit({"t": self.clock.now(), "sound": clip})
+
+    def timer(self, name: str) -> None:
+        self.emit({"t": self.clock.now(), "sound": name})
+
+
+def _hex(px: list[tuple[int, int, int]]) -> list[str]:
+    return [f"{r:02x}{g:02x}{b:02x}" for r, g, b in px]
+
+
+# -- the players ------------------------------------------------------------------------------
+class ScriptPlayers:
+    """Presses the pads and gives the host's commands as the script says."""
+
+    def __init__(self, pads: FakePads, phases: dict[str, PhasePlan], press_at: float) -> None:
+        self.pads = pads
+        self.phases = phases
+        self.press_at = press_at
+        self.events: list[tuple[float, int, int, bool]] = []
+        self.order = 0
+        self.seen: dict[int, int] = {}          # seat -> serial of the question planned for
+        self.window: tuple[str, int] = ("", -1)  # the night window open, and since when
+        self.window_at = 0.0
+        self.viewed = 0
+        self.started = False
+
+    def next_time(self) -> float | None:
+        return self.events[0][0] if self.events else None
+
+    def fire(self, now: float) -> None:
+        while self.events and self.events[0][0] <= now + EPS:
+            _, _, seat, down = heapq.heappop(self.events)
+            (self.pads.press if down else self.pads.release)(seat)
+
+    def _press(self, seat: int, t: float, length: float) -> float:
+        for down, at in ((True, t), (False, t + length)):
+            self.order += 1
+            heapq.heappush(self.events, (at, self.order, seat, down))
+        return t + length
+
+    def _go(self, table: Table, seat: int, choice: int | None, t: float) -> float:
+        """Short presses to `choice`, then a hold; returns when the hold is let go."""
+        ask = table.panel.asks[seat]
+        for _ in range(presses_to(table.panel.grammar.cursor(seat), choice, ask.eligible)):
+            t = self._press(seat, t, TAP) + GAP
+        return self._press(seat, t, HOLD)
+
+    def look(self, table: Table, now: float) -> list[tuple[str, ...]]:
+        """Plan presses for new questions; return the host commands due now."""
+        host: list[tuple[str, ...]] = []
+        if table.stage == "deal" and table.viewer > self.viewed:
+            self.viewed = table.viewer
+            self._press(table.viewer, now + VIEW_AT, VIEW_FOR)
+        if table.stage == "ready" and not self.started:
+            self.started = True
+            host.append(("start",))
+        if table.stage != "play":
+            return host
+        g = table.game
+        label = g.phase_label()
+        plan = self.phases.get(label)
+        if plan is not None and plan.started is None:
+            plan.started = now
+        if g.phase == "night" and g.step == "windows":
+            w = (label, g.window_i)
+            if w != self.window:
+                self.window, self.window_at = w, now
+        for seat, q in list(table.questions.now.items()):
+            serial = table.questions.serial.get(seat, 0)
+            if self.seen.get(seat) == serial or seat not in table.panel.asks:
+                continue
+            self.seen[seat] = serial
+            if plan is not None:
+                self._answer(table, plan, seat, q.what, now)
+        if plan is not None:
+            host += self._host_due(plan, now)
+        return host
+
+    def _answer(self, table: Table, plan: PhasePlan, seat: int, what: str, now: float) -> None:
+        g = table.game
+        if what.startswith("mode:"):
+            d = what[5:]
+            got = plan.decisions.get(d)
+            modes = g.modes(d)
+            if got is not None and got[1] in modes:
+                start = max(now + GAP, self.window_at + self.press_at)
+                self._go(table, seat, modes.index(got[1]) + 1, start)
+            return
+        if what == "speech":
+            nom = plan.nominations.get(seat)
+            if nom is not None and nom[1].done is None:
+                nom[1].done = self._go(table, seat, nom[0], now + DAY_PRESS)
+            return
+        if what == "ballot":
+            got_b = plan.ballots.get(g.step, {}).get(seat)
+            if got_b is not None:
+                self._done(got_b[1], self._go(table, seat, got_b[0], now + DAY_PRESS))
+            return
+        if what == "removeall":
+            item = plan.removeall.get(seat)
+            if item is not None:
+                self._done(item, self._go(table, seat, 1, now + DAY_PRESS))
+            return
+        if what == "take":
+            got_t = plan.takes.get(seat)
+            if got_t is not None:
+                got_t[1].done = self._go(table, seat, got_t[0], now + DAY_PRESS)
+            return
+        got_d = plan.decisions.get(what)
+        later = any(q.what in plan.decisions for q in table.questions.waiting.get(seat, ()))
+        if got_d is None:
+            if later and what in g.passes:      # to reach his next question, he passes this
+                self._go(table, seat, None, max(now + GAP, self.window_at + self.press_at))
+            return
+        start = max(now + GAP, self.window_at + self.press_at)
+        got_d[2].done = self._go(table, seat, got_d[0], start)
+
+    @staticmethod
+    def _done(item: Item, t: float) -> None:
+        item.done = t if item.done is None else max(item.done, t)
+
+    def _host_due(self, plan: PhasePlan, now: float) -> list[tuple[str, ...]]:
+        out: list[tuple[str, ...]] = []
+        before: list[Item] = []
+        for item in plan.items:
+            kw = item.words[0]
+            if kw in ("foul", "disqualify"):
+                if item.done is None and all(b.done is not None and b.done <= now + EPS
+                                             for b in before):
+                    if not before and plan.started is not None \
+                            and now + EPS < plan.started + self.press_at:
+                        break
+                    item.done = now
+                    out.append(tuple(item.words))
+                if item.done is None:
+                    break                  # a later command waits for this one
+            before.append(item)
+        return out
+
+    def next_host_time(self, plan: PhasePlan | None) -> float | None:
+        """When a host command of the phase may next become due by time alone."""
+        if plan is None:
+            return None
+        times = [i.done for i in plan.items if i.done is not None and i.done > 0]
+        if plan.started is not None:
+            times.append(plan.started + self.press_at)
+        return min((t for t in times), default=None)
+
+
+# -- the run ----------------------------------------------------------------------------------
+def observe(text: str, press_at: float = 3.0, seed: int = 0, lang: str = "en",
+            limit: float = 12 * 3600) -> list[Line]:
+    """Play a game script at a virtual table; return what the room perceives, in order."""
+    return play(text, press_at, seed, lang, limit)[0]
+
+
+def play(text: str, press_at: float = 3.0, seed: int = 0, lang: str = "en",
+         limit: float = 12 * 3600) -> tuple[list[Line], Table]:
+    """Play a game script at a virtual table: what the room perceived, and the table."""
+    replay = run_script(text)           # a script the rules reject fails as `replay` does
+    lines: list[Line] = []
+    emit = lines.append
+    clock = FakeClock()
+    inbox: queue.Queue[Input] = queue.Queue()
+    n = replay.game.n
+    pads = WatchedPads(n, inbox.put, clock, emit)
+    voice = WatchedVoice(clock, emit)
+    with tempfile.TemporaryDirectory() as d:
+        app = TableApp(pads, voice, clock, Path(d) / "observe.journal", inbox,
+                       GrammarConfig(), sync=False)
+        table = app.open(replay.game.fmt.id, n, lang, "app",
+                         replay.seed if replay.seed is not None else seed,
+                         roles=replay.dealt, options=replay.options)
+        players = ScriptPlayers(pads, plan_phases(replay), press_at)
+        screen: list[dict[str, Any]] = [{}]
+
+        def look_screen(t: float) -> None:
+            view = dataclasses.asdict(public_state(table, now=t))
+            if view != screen[0]:
+                screen[0] = view
+                emit({"t": t, "screen": view})
+
+        def feed(inp: Input) -> None:
+            app.feed(inp)
+            look_screen(clock.now())
+
+        start = clock.now()
+        look_screen(clock.now())
+        ended = None
+        last = _last_phase(replay)
+        while clock.now() - start < limit:
+            now = clock.now()
+            if table.stage == "play" and table.game.phase_label() == last \
+                    and table.game.step == "done" and players.next_time() is None:
+                break       # the script ends here: its last phase has run out
+            for cmd in players.look(table, now):
+                feed(Host(cmd))
+            if not inbox.empty():
+                feed(inbox.get_nowait())
+                continue
+            if table.stage == "over":
+                ended = ended if ended is not None else now
+                if now - ended >= 1.0 and players.next_time() is None:
+                    break
+            times = [t for t in (table.next_deadline(), players.next_time(),
+                                 players.next_host_time(players.phases.get(
+                                     table.game.phase_label()))) if t is not None and
+                     t > now + EPS]
+            if table.timer is not None:
+                times.append(app.last_tick + 1.0)
+            if table.stage == "over":
+                times.append(ended + 1.0 if ended is not None else now + 1.0)
+            if not times:
+                raise RuntimeError(f"observe: the table waits for nothing ({table.stage}, "
+                                   f"{table.game.phase_label()} {table.game.step})")
+            nxt = min(times)
+            for t in pads.changes_between(now, nxt) + _timer_changes(table, now, nxt):
+                if t < nxt:
+                    clock.set(t)
+                    for seat in range(1, n + 1):
+                        pads.look(seat, t)
+                    look_screen(t)
+            clock.set(max(now, nxt))
+            players.fire(clock.now())
+            if inbox.empty():
+                feed(Tick())
+        app.close()
+    lines.sort(key=lambda line: line["t"])       # stable: same-time lines keep their order
+    for line in lines:
+        line["t"] = round(line["t"] - start, 3)
+    return lines, table
+
+
+def format_line(line: Line) -> str:
+    """One output line: `t` with three decimals first, then the rest as JSON."""
+    rest = {k: v for k, v in line.items() if k != "t"}
+    body = json.dumps(rest, ensure_ascii=False, separators=(", ", ": "))
+    return f'{{"t": {line["t"]:.3f}, {body[1:]}'
+
+
+
+def _last_phase(replay: Replay) -> str:
+    counts = {"night": 0, "day": 0}
+    label = ""
+    for _, words in replay.statements:
+        if words[0] in counts:
+            counts[words[0]] += 1
+            label = f"{words[0]} {counts[words[0]]}"
+    return label
+
+
+def _timer_changes(table: Table, t0: float, t1: float) -> list[float]:
+    """Times in (t0, t1) when the public timer's whole seconds change."""
+    t = table.timer
+    if t is None or table.paused:
+        return []
+    out = []
+    k = int(t.deadline - t1)
+    while True:
+        x = t.deadline - k
+        if x <= t0:
+            break
+        if x < t1:
+            out.append(x + EPS)
+        k += 1
+    return sorted(out)
+
+
+def main(path: str, press_at: float, seed: int, lang: str) -> int:
+    """The command: print the lines, or the script's error as `replay` does."""
+    import sys
+
+    from .rules import ScriptError
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"table-app: cannot read {path}: {exc}", file=sys.stderr)
+        return 2
+    try:
+        lines = observe(text, press_at, seed, lang)
+    except ScriptError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+    sys.stdout.write("".join(format_line(line) + "\n" for line in lines))
+    return 0
+

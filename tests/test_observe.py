@@ -1,0 +1,235 @@
+"""`table-app observe` and the table's promise: games that differ in one secret look and
+sound the same to the room, apart from the rings of the seats that hold that secret.
+
+Every pair below differs in exactly one secret. Both games are played by the real table on a
+fake clock, and what the room perceives (sounds, every ring's light, the public screen) must
+match line for line once the secret-holding seats' rings are set aside.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from table_app.observe import format_line, observe, play
+from table_app.rules import ScriptError, run_script
+
+SCRIPTS = Path(__file__).parent / "scripts"
+
+YAKUZA = {1: "civilian", 2: "detective", 3: "civilian", 4: "don", 5: "mafioso", 6: "civilian",
+          7: "doctor", 8: "mafioso", 9: "civilian", 10: "shogun", 11: "yakuza", 12: "civilian"}
+CLASSIC = {1: "civilian", 2: "detective", 3: "civilian", 4: "don", 5: "mafioso", 6: "civilian",
+           7: "doctor", 8: "mafioso", 9: "civilian", 10: "maniac", 11: "civilian"}
+CITY = {1: "civilian", 2: "commissar", 3: "doctor", 4: "don", 5: "mafioso", 6: "lover",
+        7: "civilian", 8: "lawyer", 9: "sergeant", 10: "killer", 11: "mafioso", 12: "civilian"}
+
+
+def script(fmt: str, deal: dict[int, str], body: str, swap: tuple[int, int] | None = None) -> str:
+    d = dict(deal)
+    if swap:
+        a, b = swap
+        d[a], d[b] = d[b], d[a]
+    head = f"format {fmt}\nplayers {len(d)}\n"
+    return head + "deal " + " ".join(f"{s}={r}" for s, r in sorted(d.items())) + "\n" + body
+
+
+def room(text: str, secret: set[int], **kw: float) -> list[str]:
+    """What the room perceives, without the rings of the seats that hold the secret."""
+    return [format_line(line) for line in observe(text, **kw)  # type: ignore[arg-type]
+            if line.get("ring") not in secret]
+
+
+def assert_same(a: str, b: str, secret: set[int], **kw: float) -> None:
+    run_script(a), run_script(b)               # both are games the rules accept
+    ra, rb = room(a, secret, **kw), room(b, secret, **kw)
+    for i, (x, y) in enumerate(zip(ra, rb, strict=False)):
+        assert x == y, f"line {i} differs:\n  {x[:300]}\n  {y[:300]}"
+    assert len(ra) == len(rb)
+
+
+# -- the pairs -------------------------------------------------------------------------------
+def test_yakuza_doctor_alive_or_out() -> None:
+    # day 1 votes out seat 7: the Doctor in one game, a civilian in the other (seats 7, 9)
+    body = ("night\nshogun 1\nyakuza 1\ndoctor 1\nday\nnominate 1 7\nvote 7: 1 2 3 4 5 6\n"
+            "night\nmafia 3\nshogun 6\nyakuza 6\ndetective 5\nday\n")
+    assert_same(script("yakuza", YAKUZA, body), script("yakuza", YAKUZA, body, (7, 9)), {7, 9})
+
+
+def test_yakuza_detective_alive_or_out() -> None:
+    body = ("night\nshogun 3\nyakuza 3\ndoctor 3\nday\nnominate 1 2\nvote 2: 1 3 4 5 6 7\n"
+            "night\nmafia 6\nshogun 9\nyakuza 9\ndoctor 12\nday\n")
+    assert_same(script("yakuza", YAKUZA, body), script("yakuza", YAKUZA, body, (2, 12)), {2, 12})
+
+
+def test_classic_maniac_alive_or_out() -> None:
+    body = ("night\nmafia 1\ndoctor 3\nday\nnominate 2 10\nvote 10: 2 3 4 5 6 7\n"
+            "night\nmafia 3\ndetective 5\ndoctor 2\nday\n")
+    assert_same(script("classic", CLASSIC, body), script("classic", CLASSIC, body, (10, 11)),
+                {10, 11})
+
+
+def test_city_lover_alive_or_out() -> None:
+    # a disqualification says no role, even where the format reveals the voted out
+    body = "night\nmafia 1\nday\ndisqualify 6\nnight\nmafia 7\ncommissar check 4\nday\n"
+    assert_same(script("city", CITY, body), script("city", CITY, body, (6, 12)), {6, 12})
+
+
+def test_which_seats_are_mafia() -> None:
+    body = ("night\nshogun 3\nyakuza 3\ndoctor 3\nday\nnight\nmafia 6\nshogun 9\nyakuza 9\n"
+            "detective 1\nday\n")
+    assert_same(script("yakuza", YAKUZA, body), script("yakuza", YAKUZA, body, (5, 12)), {5, 12})
+    cbody = "night\nmafia 3\ndoctor 7\ndetective 1\nday\n"
+    assert_same(script("classic", CLASSIC, cbody), script("classic", CLASSIC, cbody, (8, 9)),
+                {8, 9})
+
+
+@pytest.mark.parametrize("fmt, deal, body, swap, secret", [
+    # the Detective checks seat 5: a mafioso, or (swapped) a civilian
+    ("yakuza", YAKUZA, "night\nshogun 3\nyakuza 3\ndoctor 3\nday\nnight\nmafia 9\nshogun 12\n"
+                       "yakuza 12\ndetective 5\nday\n", (5, 6), {2, 5, 6}),
+    ("classic", CLASSIC, "night\nmafia 1\ndetective 5\ndoctor 3\nday\n", (5, 6), {2, 5, 6}),
+    ("city", CITY, "night\ncommissar check 5\nmafia 1\nday\n", (5, 7), {2, 5, 7}),
+])
+def test_a_check_red_or_black(fmt: str, deal: dict[int, str], body: str,
+                              swap: tuple[int, int], secret: set[int]) -> None:
+    assert_same(script(fmt, deal, body), script(fmt, deal, body, swap), secret)
+
+
+@pytest.mark.parametrize("fmt, deal, body, swap, secret", [
+    ("yakuza", YAKUZA, "night\nshogun 3\nyakuza 3\ndoctor 3\nday\nnight\nmafia 9\ndon 2\n"
+                       "shogun 12\nyakuza 12\ndoctor 1\nday\n", (2, 6), {2, 4, 6}),
+    ("classic", CLASSIC, "night\nmafia 1\ndon 2\ndoctor 3\nday\n", (2, 6), {2, 4, 6}),
+    ("city", CITY, "night\nmafia 1\ndon 2\nday\n", (2, 7), {2, 4, 7}),
+])
+def test_a_search_finds_or_misses(fmt: str, deal: dict[int, str], body: str,
+                                  swap: tuple[int, int], secret: set[int]) -> None:
+    assert_same(script(fmt, deal, body), script(fmt, deal, body, swap), secret)
+
+
+def test_who_killed_whom() -> None:
+    a = script("city", CITY, "night\nmafia 3\nkiller 7\nday\n")
+    b = script("city", CITY, "night\nmafia 7\nkiller 3\nday\n")
+    assert_same(a, b, {4, 10})
+    ya = script("yakuza", YAKUZA, "night\nshogun 3\nyakuza 3\ndoctor 3\nday\nnight\nmafia 6\n"
+                                  "shogun 9\nyakuza 9\ndoctor 1\nday\n")
+    yb = script("yakuza", YAKUZA, "night\nshogun 3\nyakuza 3\ndoctor 3\nday\nnight\nmafia 9\n"
+                                  "shogun 6\nyakuza 6\ndoctor 1\nday\n")
+    assert_same(ya, yb, {4, 10, 11})
+
+
+@pytest.mark.parametrize("fmt, deal, a, b, secret", [
+    ("city", CITY, "night\nmafia 5\ndoctor 5\nday\n", "night\nmafia -\ndoctor 5\nday\n",
+     {3, 4}),
+    ("classic", CLASSIC, "night\nmafia 1\ndoctor 3\nday\nnight\nmafia 5\nmaniac 6\ndoctor 6\n"
+                         "day\n",
+     "night\nmafia 1\ndoctor 3\nday\nnight\nmafia 5\nmaniac -\ndoctor 6\nday\n", {7, 10}),
+])
+def test_a_save_that_stopped_a_kill_or_no_attack(fmt: str, deal: dict[int, str], a: str, b: str,
+                                                 secret: set[int]) -> None:
+    assert_same(script(fmt, deal, a), script(fmt, deal, b), secret)
+
+
+def test_a_ballots_choice() -> None:
+    # seats 1 and 6 swap their ballots: the same totals
+    base = ("night\nshogun 3\nyakuza 3\ndoctor 3\nday\nnominate 1 4\nnominate 2 5\n"
+            "vote 4: {x} 2 7\nvote 5: {y} 8 9\n")
+    a = script("yakuza", YAKUZA, base.format(x=1, y=6))
+    b = script("yakuza", YAKUZA, base.format(x=6, y=1))
+    assert_same(a, b, {1, 6})
+    c = script("city", CITY, "night\nday\nvote 5: 1 2 3\nvote 7: 4 6\n")
+    d = script("city", CITY, "night\nday\nvote 5: 4 2 3\nvote 7: 1 6\n")
+    assert_same(c, d, {1, 4})
+
+
+@pytest.mark.parametrize("fmt, deal, body, deciders", [
+    ("yakuza", YAKUZA, "night\nshogun 3\nyakuza 3\ndoctor 3\nday\nnight\nmafia 6\ndon 2\n"
+                       "shogun 9\nyakuza 9\ndetective 5\ndoctor 12\nday\n", {2, 4, 7, 10, 11}),
+    ("classic", CLASSIC, "night\nmafia 1\ndon 3\ndetective 5\ndoctor 3\nday\n", {2, 4, 7}),
+    ("city", CITY, "night\nlover 5\nmafia 1\ndon 2\ncommissar check 5\ndoctor 3\n"
+                   "killer 12\nday\n", {2, 3, 4, 6, 10}),
+])
+def test_the_moment_of_a_choice(fmt: str, deal: dict[int, str], body: str,
+                                deciders: set[int]) -> None:
+    text = script(fmt, deal, body)
+    assert room(text, deciders, press_at=1.0) == room(text, deciders, press_at=6.0)
+
+
+# -- the command and what it prints ----------------------------------------------------------
+GAMES = sorted(p for p in SCRIPTS.rglob("*.script") if not p.with_suffix(".err").exists())
+
+
+@pytest.mark.parametrize("path", GAMES, ids=lambda p: str(p.relative_to(SCRIPTS)))
+def test_the_table_plays_the_script_it_is_given(path: Path) -> None:
+    """observe plays the very game of the script, from the pads: the table's outcome is the
+    replay's, and the script the table writes replays to it too."""
+    text = path.read_text()
+    _, table = play(text)
+    assert table.game.outcome() == run_script(text).outcome()
+    assert run_script(table.game_script()).outcome() == run_script(text).outcome()
+
+
+def test_lines_are_in_time_order_and_change_only_when_something_changes() -> None:
+    text = (SCRIPTS / "yakuza" / "detective_checks.script").read_text()
+    lines = observe(text)
+    assert [ln["t"] for ln in lines] == sorted(ln["t"] for ln in lines)
+    last: dict[object, object] = {}
+    for ln in lines:
+        key, value = (("ring", ln["ring"]), ln["pixels"]) if "ring" in ln else \
+            (("screen",), ln["screen"]) if "screen" in ln else (None, None)
+        if key is not None:
+            assert last.get(key) != value, ln
+            last[key] = value
+    rings = [ln for ln in lines if "ring" in ln]
+    assert rings and all(len(ln["pixels"]) == 12 for ln in rings)
+    assert all(len(p) == 6 and int(p, 16) >= 0 for ln in rings for p in ln["pixels"])
+    sounds = {ln["sound"] for ln in lines if "sound" in ln}
+    assert {"city_sleeps", "wake_mafia", "sleep_mafia", "chime", "city_wakes"} <= sounds
+
+
+def test_night_rings_are_capped() -> None:
+    text = (SCRIPTS / "yakuza" / "detective_checks.script").read_text()
+    brightest = 0
+    for ln in observe(text):
+        if "ring" in ln:
+            brightest = max(brightest, *(int(p[i:i + 2], 16) for p in ln["pixels"]
+                                         for i in (0, 2, 4)))
+    assert 0 < brightest <= round(255 * 0.6)
+
+
+def test_deaths_reach_the_public_screen_with_the_morning(tmp_path: Path) -> None:
+    text = script("city", CITY, "night\nmafia 7\nday\n")
+    lines = observe(text)
+    morning = next(ln["t"] for ln in lines if ln.get("sound") == "city_wakes"
+                   and ln["t"] > 60)
+    for ln in lines:
+        if "screen" in ln:
+            seat7 = ln["screen"]["seats"][6]
+            assert seat7["alive"] == (ln["t"] < morning), ln["t"]
+
+
+def test_the_command_line(tmp_path: Path) -> None:
+    path = tmp_path / "game.script"
+    path.write_text(script("classic", CLASSIC, "night\nmafia 1\ndoctor 3\nday\n"))
+    proc = subprocess.run([sys.executable, "-m", "table_app", "observe", str(path),
+                           "--press-at", "2", "--lang", "ka"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.splitlines()
+    assert out and all(line.startswith('{"t": ') for line in out)
+    first = json.loads(out[0])
+    assert first == {"t": 0.0, "sound": "city_sleeps"} and out[0].startswith('{"t": 0.000, ')
+    assert json.loads(next(ln for ln in out if '"screen"' in ln))["screen"]["lang"] == "ka"
+
+
+def test_a_bad_script_fails_as_replay_does(tmp_path: Path) -> None:
+    bad = SCRIPTS / "errors" / "dead_seat_votes.script"
+    proc = subprocess.run([sys.executable, "-m", "table_app", "observe", str(bad)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.strip() == bad.with_suffix(".err").read_text().strip()
+    with pytest.raises(ScriptError):
+        observe(bad.read_text())
