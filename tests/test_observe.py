@@ -233,3 +233,57 @@ def test_a_bad_script_fails_as_replay_does(tmp_path: Path) -> None:
     assert proc.stderr.strip() == bad.with_suffix(".err").read_text().strip()
     with pytest.raises(ScriptError):
         observe(bad.read_text())
+
+
+# -- the leaks an audit found, each pinned -------------------------------------------------
+def test_the_lovers_ring_offers_the_commissar_too() -> None:
+    """Forbidding his seat would show her who he is: she may choose him (and her block on
+    him does nothing)."""
+    text = script("city", CITY, "night\nlover 2\ncommissar check 4\nmafia 1\nday\n")
+    lines, table = play(text)
+    assert table.game.outcome().checks[0].result == "black"       # his check landed
+    lover_rings = [ln["pixels"] for ln in lines if ln.get("ring") == 6]
+    # while asked, her ring shows every living seat but her own as a choice: seat 2 included
+    assert any(px[1] != "000000" and px[5] == "000000" for px in lover_rings)
+
+
+def test_the_city_don_kills_and_searches_in_one_night() -> None:
+    text = script("city", CITY, "night\nmafia 1\ndon 2\nday\n")
+    _, table = play(text)
+    out = table.game.outcome()
+    assert [(o.seat, o.by) for o in out.out] == [(1, "mafia")]
+    assert [(c.by, c.seat, c.result) for c in out.checks] == [("don", 2, "detective")]
+
+
+def test_tap_counts_say_nothing_of_the_choice() -> None:
+    """A question's cursor starts at a seat drawn from the seed: the same ballot takes a
+    different number of taps from game to game, and the start is not next to the asker."""
+    from table_app.pads.grammar import presses_to
+    from table_app.table.questions import start_cursor
+    candidates = (2, 5, 9)
+    starts = [start_cursor(seed, "day 1", 1, 1, candidates) for seed in range(40)]
+    assert set(starts) == set(candidates)
+    taps = {presses_to(s, 9, candidates) for s in starts}
+    assert len(taps) == len(candidates)
+    # a function of the seed, the phase, the seat and the question number, nothing else
+    assert start_cursor(7, "night 2", 4, 2, (1, 3, 8)) == start_cursor(7, "night 2", 4, 2,
+                                                                        (8, 3, 1))
+    assert len({start_cursor(7, f"night {n}", 4, 1, tuple(range(1, 13)))
+                for n in range(1, 30)}) > 5
+
+
+def test_the_sorcerers_voters_show_on_his_ring_only_at_the_day_cap() -> None:
+    deal = {1: "sorcerer", 2: "don", 3: "mafioso", 4: "doctor", 5: "civilian", 6: "civilian",
+            7: "mafioso", 8: "mafioso", 9: "lawyer", 10: "commissar", 11: "sergeant",
+            12: "lover", 13: "hobo", 14: "killer", 15: "civilian", 16: "civilian",
+            17: "civilian", 18: "civilian"}
+    text = script("city", deal, "night\nday\nvote 1: 2 3 4 5\ntake 1 3\n")
+    # 18 seats but 12 pads at a real table: the virtual table has a pad for each seat
+    lines, table = play(text)
+    assert [(o.seat, o.by) for o in table.game.outcome().out] == [(1, "vote"), (3, "sorcerer")]
+    took_at = next(ln["t"] for ln in lines if ln.get("sound") == "sorcerer_chooses")
+    after = [ln for ln in lines if "ring" in ln and ln["t"] >= took_at
+             and any(p != "000000" for p in ln["pixels"])]
+    assert after and {ln["ring"] for ln in after} == {1}
+    brightest = max(int(p[i:i + 2], 16) for ln in after for p in ln["pixels"] for i in (0, 2, 4))
+    assert brightest <= round(255 * 0.6)

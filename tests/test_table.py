@@ -282,3 +282,49 @@ def test_sigkill_at_many_points_and_the_game_ends_the_same(tmp_path: Path) -> No
     assert kills >= 3
     assert json.loads(out.split("OUTCOME ", 1)[1]) == want
     shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def test_journal_files_are_private_whatever_the_umask(tmp_path: Path) -> None:
+    old = os.umask(0)
+    try:
+        app, bots, clock, _ = virtual_table(tmp_path / "state" / "table-app" / "game.journal",
+                                            seed=2)
+        run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night")
+    finally:
+        os.umask(old)
+    folder = tmp_path / "state" / "table-app"
+    assert (folder.stat().st_mode & 0o777) == 0o700
+    assert ((folder / "game.journal").stat().st_mode & 0o777) == 0o600
+
+
+def test_a_finished_games_journal_is_gone_when_the_next_game_starts(tmp_path: Path) -> None:
+    journal = tmp_path / "game.journal"
+    app, bots, clock, _ = virtual_table(journal, seed=5)
+    run_virtual(app, bots, clock)
+    first = journal.read_text()
+    app.close()
+    from table_app.table.app import TableApp
+    app2 = TableApp(app.backend, Recorder(), clock, journal, app.inbox)
+    app2.open(seed=6)
+    assert app2.resumed is False
+    assert journal.read_text() != first and "seed" in journal.read_text()
+    assert json.loads(journal.read_text().splitlines()[0])["seed"] == 6
+
+
+def test_undo_and_restart_send_no_past_picture(tmp_path: Path) -> None:
+    """While the table is rebuilt from its journal the rings stay dark; then each ring gets
+    its current picture once: no role card or answer from earlier flashes by."""
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=6)
+    _to_day(app, bots, clock, 2)
+    app.feed(Host(("foul", str(app.table.game.living()[0]))))
+    before = len(pads.history)
+    app.feed(Host(("undo",)))
+    burst = pads.history[before:]
+    current = {s: p for s, p in pads.pictures.items() if p != Dark()}
+    assert all(p == Dark() for _, p in burst[:12])
+    assert sorted(burst[12:], key=lambda x: x[0]) == sorted(current.items())
+    # a restart: a new app on the same journal
+    app.close()
+    app2, _, _, pads2 = virtual_table(tmp_path / "j", seed=6)
+    shown = [p for _, p in pads2.history]
+    assert not any(isinstance(p, (RoleCard, CheckShown)) for p in shown)

@@ -63,8 +63,28 @@ class PadBackend:
             return
         self.pictures[seat] = picture
         self.shown_at[seat] = self.clock.now()
+        if self.quiet:
+            return                   # rebuilding: remembered, sent when the table is back
         self.shows += 1
         self._show(seat, picture)
+
+    #: while True, pictures are remembered but not sent (the table is being rebuilt)
+    quiet = False
+
+    def go_quiet(self) -> None:
+        """Every ring dark, then silence: a table rebuilt from its journal replays every
+        past picture, and none of them (a role card, a check) may flash on a ring."""
+        for seat in range(1, self.seats + 1):
+            self._show(seat, Dark())
+        self.quiet = True
+
+    def speak_again(self) -> None:
+        """The table is back: each ring gets its current picture, once."""
+        self.quiet = False
+        for seat in range(1, self.seats + 1):
+            if self.pictures[seat] != Dark():
+                self.shows += 1
+                self._show(seat, self.pictures[seat])
 
     def set_cap(self, cap: float) -> None:
         """Cap every ring's brightness at `cap` (0-1), on whatever the hardware is."""

@@ -83,25 +83,29 @@ class TableApp:
             self.resumed = True
             self.entries = entries
             self.clock = ResumedClock(self.base_clock, float(entries[-1]["t"]))
-            self.journal = Journal(self.journal_path, self.sync)
             self._rebuild()
-        else:
-            fmt = load_format(format_file) if format_file else find_format(fmt_id)
-            n = players or fmt.default_players or min(12, fmt.max_players)
-            start = {"t": self.clock.now(), "k": "start", "fmt": fmt.id, "format_file": format_file,
-                     "players": n, "lang": lang, "deal": deal,
-                     "seed": new_seed() if seed is None else seed}
-            if roles is not None:
-                start["roles"] = list(roles)          # a given deal (a game script's)
-            if options:
-                start["options"] = options            # the format's options changed
-            self.journal_path.unlink(missing_ok=True)
-            self.journal = Journal(self.journal_path, self.sync)
-            self.journal.write(start)
-            self.entries = [start]
-            self.table = self._new_table(start)
-            self.feed(Host(("begin",)))
-        assert self.table is not None
+            assert self.table is not None
+            if self.table.stage != "over":
+                self.journal = Journal(self.journal_path, self.sync)
+                return self.table
+            # that game is over: its journal goes (its record keeps it), a new game starts
+            self.resumed = False
+            self.clock = self.base_clock
+        fmt = load_format(format_file) if format_file else find_format(fmt_id)
+        n = players or fmt.default_players or min(12, fmt.max_players)
+        start = {"t": self.clock.now(), "k": "start", "fmt": fmt.id, "format_file": format_file,
+                 "players": n, "lang": lang, "deal": deal,
+                 "seed": new_seed() if seed is None else seed}
+        if roles is not None:
+            start["roles"] = list(roles)          # a given deal (a game script's)
+        if options:
+            start["options"] = options            # the format's options changed
+        self.journal_path.unlink(missing_ok=True)
+        self.journal = Journal(self.journal_path, self.sync)
+        self.journal.write(start)
+        self.entries = [start]
+        self.table = self._new_table(start)
+        self.feed(Host(("begin",)))
         return self.table
 
     def _new_table(self, start: dict[str, Any]) -> Table:
@@ -119,6 +123,7 @@ class TableApp:
         """The state from the journal: every entry replayed, undone host commands skipped."""
         undone = {int(e["undo"]) for e in self.entries if e.get("k") == "undo"}
         self.gate.muted = True
+        self.backend.go_quiet()
         try:
             self.table = self._new_table(self.entries[0])
             for i, e in enumerate(self.entries[1:], 1):
@@ -129,6 +134,7 @@ class TableApp:
                     self.table.handle(inp, float(e["t"]))
         finally:
             self.gate.muted = False
+            self.backend.speak_again()
 
     # -- running -------------------------------------------------------------------------
     def feed(self, inp: Input) -> None:

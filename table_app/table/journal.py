@@ -24,9 +24,13 @@ class Journal:
 
     def __init__(self, path: str | Path, sync: bool = True) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(self.path.parent)
         self.sync = sync
-        self._f = open(self.path, "ab", buffering=0)
+        # the journal holds the deal's seed and every secret choice: the owner's eyes only,
+        # whatever the umask
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        os.fchmod(fd, 0o600)
+        self._f = os.fdopen(fd, "ab", buffering=0)
         self.written = 0
 
     def write(self, entry: dict[str, Any]) -> None:
@@ -55,6 +59,14 @@ class Journal:
                     break                        # torn by a kill mid-write: never applied
                 raise JournalError(f"{p}: line {i + 1} is not a journal entry") from None
         return out
+
+
+def private_folder(folder: Path) -> None:
+    """Make `folder` where it is missing, 0700 whatever the umask. A folder that is already
+    there (one the user chose, a club's shared drive) keeps its mode."""
+    if not folder.exists():
+        folder.mkdir(mode=0o700, parents=True)
+        os.chmod(folder, 0o700)
 
 
 def encode(inp: Input, t: float) -> dict[str, Any]:
