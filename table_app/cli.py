@@ -147,6 +147,9 @@ def _table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--voice-pack", help="a folder of recorded clips that replace the voice")
     p.add_argument("--volume", type=float, default=0.9, help="the voice's volume, 0 to 1")
     p.add_argument("--silent", action="store_true", help="print the narration, play nothing")
+    p.add_argument("--public-window", action="store_true",
+                   help="open the room's own window (for a second display or a projector); "
+                        "V opens and closes it")
     p.add_argument("--demo", action="store_true",
                    help="headless: bot players press fake pads; prints the narration")
     p.add_argument("--speed", type=float, default=20.0,

@@ -111,6 +111,7 @@ def play(args: Any) -> int:
 
     from .pads.sim import SimPads
     from .screen import Names, Screen, Totals, host_view
+    from .screen.public import PublicWindow
     from .screen.setup import Setup, draw_setup, load_names, save_names
     from .sound import SoundBoard
     from .table.host import HostKeys
@@ -180,6 +181,7 @@ def play(args: Any) -> int:
     table.on_effects = totals
     keys = HostKeys(inbox.put)
     screen = Screen(host_area)
+    public: PublicWindow | None = PublicWindow() if args.public_window else None
     print(f"table-app: {table.cfg.fmt.title}, {table.cfg.players} players, pads: {pads.name}, "
           f"journal: {journal}" + (" (resumed)" if app.resumed else ""))
     frame = 1.0 / Screen.FPS
@@ -197,7 +199,12 @@ def play(args: Any) -> int:
                     if cmd is not None:
                         inbox.put(Host(cmd))
                 elif e.type == pygame.KEYDOWN and e.unicode.lower() == "v":
-                    screen.toggle()
+                    # the room's own window, opened or closed: never the host's screen
+                    if public is None:
+                        public = PublicWindow()
+                    else:
+                        public.close()
+                        public = None
                 elif e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and \
                         e.pos[0] >= 800:
                     rest.append(pygame.event.Event(e.type, button=e.button,
@@ -217,7 +224,10 @@ def play(args: Any) -> int:
                 next_frame = now + frame
                 table = app.table           # type: ignore[assignment]
                 table.on_effects = totals
-                drew = screen.update(host_view(table, Names(names), now=app.clock.now()))
+                view = host_view(table, Names(names), now=app.clock.now())
+                drew = screen.update(view)
+                if public is not None:
+                    public.update(view)
                 if kind == "sim":
                     pads.draw()
                     drew = True
@@ -226,6 +236,8 @@ def play(args: Any) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        if public is not None:
+            public.close()
         app.close()
         pads.close()
     return 0

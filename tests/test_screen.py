@@ -190,3 +190,28 @@ def test_setup_chooses_the_game_and_remembers_names(tmp_path: Path) -> None:
     save_names(setup.names, path)
     assert load_names(path) == {4: "Nino"}
     assert load_names(tmp_path / "missing.json") == {}
+
+
+def test_the_room_has_a_window_of_its_own_that_shows_the_public_view(tmp_path: Path) -> None:
+    """Never the host's screen mirrored: a second window drawn from the public state only."""
+    import pygame
+
+    from table_app.screen.public import PublicWindow
+    from table_app.screen.render import Painter, draw_public
+
+    pygame.display.init()
+    host = pygame.display.set_mode((800, 480))
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=4)
+    run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night")
+    view = host_view(app.table, now=clock.now())
+    room = PublicWindow()
+    try:
+        assert room.update(view) and not room.update(view)     # drawn once, then unchanged
+        want = pygame.Surface((800, 480))
+        draw_public(Painter(), want, public_state(app.table, now=clock.now()))
+        assert pygame.image.tobytes(room.surface, "RGB") == pygame.image.tobytes(want, "RGB")
+        from pygame._sdl2.video import Window
+        assert room.window.id != Window.from_display_module().id     # not the host's window
+        assert host.get_size() == (800, 480) and room.window.title == "Mafia table: the room"
+    finally:
+        room.close()

@@ -248,8 +248,3 @@ class Screen:
                     self.selected = None
                 return b.cmd
         return None
-
-    def toggle(self) -> None:
-        """One key switches between the host's screen and the public view."""
-        self.public = not self.public
-        self.last = None
