@@ -219,7 +219,7 @@ def test_deal_viewing_shows_a_role_only_while_held(tmp_path: Path) -> None:
     assert pads.pictures[1] == Dark() and table.viewer == 1
     # every seat's turn lasts the same, whatever his role and however long he looked
     from table_app.table import Tick
-    from table_app.table.core import VIEW_TURN
+    from table_app.table.deal import VIEW_TURN
     clock.advance(VIEW_TURN - 1.001)
     app.feed(Tick())
     assert table.viewer == 1

@@ -21,15 +21,15 @@ from typing import Any, Protocol
 
 from ..pads import Confirmed, OutOfTurn, PadPanel, Pressed, Released
 from ..pads.events import PadEdge, PadFault, PadHeld, PadLink, PadRecovered
-from ..pads.rings import CheckShown, Countdown, Dark, RoleCard
-from ..rules import Game, RulesError, deal_from_seed
+from ..pads.rings import CheckShown, Countdown, Dark
+from ..rules import Game, RulesError
 from ..rules import actions as A
 from ..rules import effects as E
-from ..rules.engine import composition_error
 from ..rules.format import Format
-from ..rules.roles import DECISION, ROLE, Act, OptionValue
-from ..sound.catalogue import num
+from ..rules.roles import DECISION, Act, OptionValue
 from ..sound.narration import Narrator
+from .commands import HostCommands
+from .deal import Dealing
 from .questions import Question, Questions
 from .record import ScriptWriter
 from .timers import Timer, Timers
@@ -37,8 +37,6 @@ from .timers import Timer, Timers
 #: decisions answered on the asking seat's ring: final at the first confirmation
 SHOWN = (Act.CHECK, Act.SEARCH)
 DAWN = 4.0          # seconds between the night's last window and the morning (and at dusk)
-VIEW_TURN = 5.0     # each seat's turn to see his role: the same for every role
-REGISTER_TURN = 10.0
 
 
 class Voice(Protocol):
@@ -88,7 +86,7 @@ class Shown:
     text: str
 
 
-class Table:
+class Table(Dealing, HostCommands):
     """One game at the table: the rules, the pads' questions, the timer, the voice."""
 
     def __init__(self, cfg: TableConfig, panel: PadPanel, voice: Voice) -> None:
@@ -166,65 +164,6 @@ class Table:
             self._pad_events(self.panel.handle(inp))
         self._pad_events(self.panel.tick(now))
         self._run_timer()
-
-    # -- starting ------------------------------------------------------------------------
-    def begin(self) -> None:
-        """The city falls asleep; then the deal (each seat in turn sees his role) or the
-        card registration."""
-        self.questions.new_phase("deal")
-        self.panel.set_cap(self.cfg.night_cap)
-        self.voice.say(["city_sleeps"])
-        if self.cfg.deal == "cards":
-            self.stage = "register"
-            roles = self.cfg.fmt.composition[self.cfg.players]
-            self.registering = [r for r in self.cfg.fmt.role_order
-                                if r in roles and not ROLE[r].plain]
-            self._next_registration()
-            return
-        roles = self.cfg.roles or deal_from_seed(self.cfg.fmt, self.cfg.players,
-                                                 self.cfg.seed).roles
-        self._apply(A.Deal(tuple(roles)))
-        self.writer.deal(roles)
-        self.stage = "deal"
-        self.viewer = 0
-        self._next_viewer()
-
-    def _next_viewer(self) -> None:
-        self.viewer += 1
-        if self.viewer > self.cfg.players:
-            self._ready("every player has seen his role: press start")
-            return
-        self.voice.say(["hold_to_see", num(self.viewer)])
-        self.timers.start("view", VIEW_TURN, self.now)
-
-    def _ready(self, note: str) -> None:
-        self.stage = "ready"
-        self.timers.stop()
-        self._note(note)
-
-    def _next_registration(self) -> None:
-        if not self.registering:
-            self._finish_registration()
-            return
-        self.voice.say([ROLE[self.registering[0]].clip, "press_button"])
-        self.timers.start("register", REGISTER_TURN, self.now)
-
-    def _finish_registration(self) -> None:
-        """Every role was called: deal what the seats pressed, once it is the format's
-        composition; until then the host assigns the missing roles by seat."""
-        roles = tuple(self.registered.get(seat, self._plain_role())
-                      for seat in range(1, self.cfg.players + 1))
-        why = composition_error(self.cfg.fmt, self.cfg.players, roles)
-        if why:
-            self._note(f"registration: {why}; assign the missing roles (assign SEAT ROLE)")
-            return
-        self._apply(A.Deal(roles))
-        self.writer.deal(roles)
-        self._ready("the cards are registered: press start")
-
-    def _plain_role(self) -> str:
-        """The role of a seat that pressed for nothing at a card deal."""
-        return next(r for r in self.cfg.fmt.role_order if ROLE[r].plain)
 
     def start_game(self) -> None:
         if self.stage != "ready":
@@ -493,18 +432,6 @@ class Table:
         self.questions.stop()
         self._after()
 
-    def _role_card(self, seat: int) -> RoleCard:
-        role = self.game.roles[seat]
-        return RoleCard(self.cfg.fmt.team_of[role], ROLE[role].card)
-
-    def _register(self, seat: int) -> None:
-        role = self.registering[0]
-        want = self.cfg.fmt.composition[self.cfg.players].get(role, 0)
-        taken = sum(1 for r in self.registered.values() if r == role)
-        if seat in self.registered or taken >= want:
-            return
-        self.registered[seat] = role
-
     # -- timers --------------------------------------------------------------------------
     def _run_timer(self) -> None:
         while True:
@@ -546,61 +473,6 @@ class Table:
             self._next_viewer()
             return
         self._after()
-
-    # -- the host ------------------------------------------------------------------------
-    def _host(self, cmd: tuple[str, ...]) -> None:
-        name, args = cmd[0], cmd[1:]
-        try:
-            if name == "begin":
-                self.begin()
-            elif name == "start":
-                if self.stage == "deal":          # the host moves the viewing on
-                    if self.viewer:
-                        self.panel.show(self.viewer, Dark())
-                    self._ready("the host started the game")
-                self.start_game()
-            elif name == "pause":
-                self._pause("host")
-                self.voice.say(["pause"])
-            elif name == "resume":
-                self.pause_reasons.discard("host")
-                if not self.pause_reasons:
-                    self.voice.say(["resume"])
-                    self.timers.resume(self.now)
-            elif name == "skip":
-                t = self.timers.timer
-                if t is not None and not self.paused:
-                    t.deadline = self.now
-                    self._run_timer()
-            elif name in ("foul", "disqualify"):
-                seat = self._seat_arg(args[0])
-                self._apply(A.Foul(seat) if name == "foul" else A.Disqualify(seat))
-                self.writer.line(f"{name} {seat}")
-                self._after()
-            elif name == "act":
-                self._confirmed(self._seat_arg(args[0]),
-                                None if args[1] == "-" else self._seat_arg(args[1]))
-            elif name == "assign" and self.stage == "register":
-                seat, role = self._seat_arg(args[0]), args[1]
-                if role not in self.cfg.fmt.roles:
-                    raise ValueError(f"the {self.cfg.fmt.id} format has no role '{role}'")
-                self.registered[seat] = role
-                if not self.registering:
-                    self._finish_registration()
-            else:
-                self._note(f"unknown host command: {' '.join(cmd)}")
-        except (RulesError, ValueError, IndexError) as exc:
-            self._note(f"{' '.join(cmd)}: {exc}")
-
-    def _seat_arg(self, text: str) -> int:
-        seat = int(text)
-        if not 1 <= seat <= self.cfg.players:
-            raise ValueError(f"there is no seat {seat}")
-        return seat
-
-    def _pause(self, reason: str) -> None:
-        self.pause_reasons.add(reason)
-        self.timers.pause(self.now)
 
     def _note(self, text: str) -> None:
         self.log.append(Shown(self.now, text))

@@ -1,0 +1,94 @@
+"""The deal: the city falls asleep, then each seat in turn sees his role on his ring for the
+same fixed time whatever the role (app deal), or the host's cards register role by role."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..pads.rings import RoleCard
+from ..rules import actions as A
+from ..rules import deal_from_seed
+from ..rules.engine import composition_error
+from ..rules.roles import ROLE
+from ..sound.catalogue import num
+
+if TYPE_CHECKING:
+    from .core import Table
+
+VIEW_TURN = 5.0     # each seat's turn to see his role: the same for every role
+REGISTER_TURN = 10.0
+
+
+class Dealing:
+    """The table's deal, before night 1 (a part of `Table`)."""
+
+    # -- starting ------------------------------------------------------------------------
+    def begin(self: Table) -> None:
+        """The city falls asleep; then the deal (each seat in turn sees his role) or the
+        card registration."""
+        self.questions.new_phase("deal")
+        self.panel.set_cap(self.cfg.night_cap)
+        self.voice.say(["city_sleeps"])
+        if self.cfg.deal == "cards":
+            self.stage = "register"
+            roles = self.cfg.fmt.composition[self.cfg.players]
+            self.registering = [r for r in self.cfg.fmt.role_order
+                                if r in roles and not ROLE[r].plain]
+            self._next_registration()
+            return
+        roles = self.cfg.roles or deal_from_seed(self.cfg.fmt, self.cfg.players,
+                                                 self.cfg.seed).roles
+        self._apply(A.Deal(tuple(roles)))
+        self.writer.deal(roles)
+        self.stage = "deal"
+        self.viewer = 0
+        self._next_viewer()
+
+    def _next_viewer(self: Table) -> None:
+        self.viewer += 1
+        if self.viewer > self.cfg.players:
+            self._ready("every player has seen his role: press start")
+            return
+        self.voice.say(["hold_to_see", num(self.viewer)])
+        self.timers.start("view", VIEW_TURN, self.now)
+
+    def _ready(self: Table, note: str) -> None:
+        self.stage = "ready"
+        self.timers.stop()
+        self._note(note)
+
+    def _next_registration(self: Table) -> None:
+        if not self.registering:
+            self._finish_registration()
+            return
+        self.voice.say([ROLE[self.registering[0]].clip, "press_button"])
+        self.timers.start("register", REGISTER_TURN, self.now)
+
+    def _finish_registration(self: Table) -> None:
+        """Every role was called: deal what the seats pressed, once it is the format's
+        composition; until then the host assigns the missing roles by seat."""
+        roles = tuple(self.registered.get(seat, self._plain_role())
+                      for seat in range(1, self.cfg.players + 1))
+        why = composition_error(self.cfg.fmt, self.cfg.players, roles)
+        if why:
+            self._note(f"registration: {why}; assign the missing roles (assign SEAT ROLE)")
+            return
+        self._apply(A.Deal(roles))
+        self.writer.deal(roles)
+        self._ready("the cards are registered: press start")
+
+    def _plain_role(self: Table) -> str:
+        """The role of a seat that pressed for nothing at a card deal."""
+        return next(r for r in self.cfg.fmt.role_order if ROLE[r].plain)
+
+    def _role_card(self: Table, seat: int) -> RoleCard:
+        role = self.game.roles[seat]
+        return RoleCard(self.cfg.fmt.team_of[role], ROLE[role].card)
+
+    def _register(self: Table, seat: int) -> None:
+        role = self.registering[0]
+        want = self.cfg.fmt.composition[self.cfg.players].get(role, 0)
+        taken = sum(1 for r in self.registered.values() if r == role)
+        if seat in self.registered or taken >= want:
+            return
+        self.registered[seat] = role
