@@ -50,6 +50,8 @@ class PadBackend:
         self.shows = 0
         #: the brightness cap in force (0-1): the table lowers it at night and in the vote
         self.light_cap = 1.0
+        #: each button's last known level (backends that can read a pin override is_down)
+        self.down: dict[int, bool] = {}
 
     def start(self) -> None:
         """Open the hardware (a no-op for backends that need nothing)."""
@@ -112,7 +114,12 @@ class PadBackend:
         """Release the hardware."""
 
     def _edge(self, seat: int, pressed: bool) -> None:
+        self.down[seat] = pressed
         self.sink(PadEdge(seat, pressed, self.clock.now()))
+
+    def is_down(self, seat: int) -> bool:
+        """Is the seat's button down now, as far as the hardware says?"""
+        return self.down.get(seat, False)
 
 
 class FakePads(PadBackend):

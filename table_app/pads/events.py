@@ -34,7 +34,17 @@ class PadLink:
     t: float
 
 
-RawPadEvent = PadEdge | PadHeld | PadLink
+@dataclass(frozen=True, slots=True)
+class PadLevel:
+    """What a button is now, read from the backend (on start, after a restart or a
+    reconnect): not a press or a release by a player, so never a tap or a hold."""
+
+    seat: int
+    pressed: bool
+    t: float
+
+
+RawPadEvent = PadEdge | PadHeld | PadLink | PadLevel
 
 # -- what the grammar makes of them (in the app's loop, never in a driver thread) ------------
 

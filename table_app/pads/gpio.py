@@ -139,6 +139,10 @@ class GpioPads(PadBackend):
             if abs(led.value - level) > 1e-3:
                 led.value = level
 
+    def is_down(self, seat: int) -> bool:
+        button = self.buttons.get(seat)
+        return bool(button.is_pressed) if button is not None else False
+
     def _show(self, seat: int, picture: Picture) -> None:
         if seat in self.leds:
             self.leds[seat].value = led_level(picture, 0.0, self.light_cap)

@@ -24,6 +24,7 @@ from .events import (
     PadEvent,
     PadFault,
     PadHeld,
+    PadLevel,
     PadRecovered,
     Pressed,
     RawPadEvent,
@@ -106,10 +107,13 @@ class PressGrammar:
     # -- input ---------------------------------------------------------------------------
     def feed(self, ev: RawPadEvent) -> list[PadEvent]:
         """Take one raw event; return what it meant (often nothing)."""
-        if not isinstance(ev, (PadEdge, PadHeld)) or not 1 <= ev.seat <= self.n:
+        if not isinstance(ev, (PadEdge, PadHeld, PadLevel)) or not 1 <= ev.seat <= self.n:
             return []
         out: list[PadEvent] = []
         s = self.seats[ev.seat]
+        if isinstance(ev, PadLevel):
+            self._level(ev.seat, s, ev.pressed, ev.t, out)
+            return out
         self._settle(ev.seat, s, ev.t, out)
         if isinstance(ev, PadHeld):
             self._check_hold(ev.seat, s, ev.t, out)
@@ -140,6 +144,21 @@ class PressGrammar:
                     times.append(s.press_t + self.cfg.hold)
                 times.append(s.press_t + self.cfg.stuck)
         return min(times) if times else None
+
+    def _level(self, seat: int, s: _Seat, pressed: bool, t: float, out: list[PadEvent]) -> None:
+        """The backend says what the button is now. A press already under way (from before a
+        restart) counts for nothing: it must be let go and pressed again."""
+        s.raw, s.raw_t, s.guard_until = pressed, t, t
+        if pressed == s.level:
+            if pressed:
+                s.held, s.press_ask = True, -1    # whatever it was, it confirms nothing now
+            return
+        s.level = pressed
+        if pressed:
+            s.press_t, s.press_ask, s.held = t, -1, True
+        elif s.stuck:
+            s.stuck = False
+            out.append(PadRecovered(seat, "stuck", t))
 
     # -- the machine ---------------------------------------------------------------------
     def _settle(self, seat: int, s: _Seat, now: float, out: list[PadEvent]) -> None:

@@ -279,6 +279,7 @@ class SerialPads(PadBackend):
                     self._write(pl.frame(pl.ACK, 0, bytes([seq])))
                     if len(body) >= 6 and link.receiver.fresh(seq) and 1 <= body[0] <= self.seats:
                         t = self._pad_time(now, pl.u32(body, 2))
+                        self.down[body[0]] = bool(body[1])
                         self.sink(PadEdge(body[0], bool(body[1]), t))
 
     def _offset(self, now: float, pad_ms: int) -> None:

@@ -35,7 +35,7 @@ class SimPads(PadBackend):
         self.size = size
         self.surface = surface
         self.own_window = surface is None
-        self.down: set[int] = set()
+        self.keys_down: set[int] = set()
         self.mouse_seat: int | None = None
         self.closed = False
         self._font: Any = None
@@ -118,9 +118,9 @@ class SimPads(PadBackend):
         return False
 
     def _press(self, seat: int, down: bool) -> None:
-        if down == (seat in self.down):
+        if down == (seat in self.keys_down):
             return               # key repeat, or a release with no press
-        (self.down.add if down else self.down.discard)(seat)
+        (self.keys_down.add if down else self.keys_down.discard)(seat)
         self.dirty = True
         self._edge(seat, down)
 
@@ -140,7 +140,7 @@ class SimPads(PadBackend):
         pr = self.pad_radius()
         for seat in range(1, self.seats + 1):
             cx, cy = self.pad_centre(seat)
-            pygame.draw.circle(surf, PAD_DOWN if seat in self.down else PAD, (cx, cy), pr)
+            pygame.draw.circle(surf, PAD_DOWN if seat in self.keys_down else PAD, (cx, cy), pr)
             pixels = render(self.pictures[seat], self.age(seat, t), 12, 0, self.light_cap)
             for k, colour in enumerate(pixels):
                 a = self._angle(k + 1)          # pixel k points where seat k+1 sits

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..clock import Clock
 from ..pads import GrammarConfig, PadBackend, PadPanel
+from ..pads.events import PadLevel, PadLink
 from ..rules import find_format, load_format
 from .core import Host, Input, Table, TableConfig, Tick, Voice, new_seed
 from .journal import Journal, decode, encode
@@ -87,6 +88,7 @@ class TableApp:
             assert self.table is not None
             if self.table.stage != "over":
                 self.journal = Journal(self.journal_path, self.sync)
+                self.sync_buttons()
                 return self.table
             # that game is over: its journal goes (its record keeps it), a new game starts
             self.resumed = False
@@ -152,6 +154,19 @@ class TableApp:
         self.table.handle(inp, now)
         for watch in self.observers:
             watch(self.table)
+        if isinstance(inp, PadLink) and inp.up:
+            self.sync_buttons()              # what happened to the buttons while unplugged
+
+    def sync_buttons(self) -> None:
+        """The table's view of every button, made what the hardware says now (after a
+        restart or a reconnect): a button down is down, up is up. Journaled like any input."""
+        table = self.table
+        assert table is not None
+        grammar = table.panel.grammar
+        for seat in range(1, table.cfg.players + 1):
+            down = self.backend.is_down(seat)
+            if grammar.is_down(seat) != down:
+                self.feed(PadLevel(seat, down, self.clock.now()))
 
     def _undo(self, now: float) -> None:
         assert self.journal is not None

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from ..pads import Confirmed, OutOfTurn, PadPanel, Pressed, Released
-from ..pads.events import PadEdge, PadFault, PadHeld, PadLink, PadRecovered
+from ..pads.events import PadEdge, PadFault, PadHeld, PadLevel, PadLink, PadRecovered
 from ..pads.rings import CheckShown, Countdown, Dark
 from ..rules import Game, RulesError
 from ..rules import actions as A
@@ -60,7 +60,7 @@ class Host:
     cmd: tuple[str, ...]
 
 
-Input = PadEdge | PadHeld | PadLink | Tick | Host
+Input = PadEdge | PadHeld | PadLink | PadLevel | Tick | Host
 
 
 @dataclass
@@ -159,10 +159,14 @@ class Table(Dealing, HostCommands):
         self.now = now
         if isinstance(inp, Host):
             self._host(inp.cmd)
-        elif isinstance(inp, (PadLink, PadEdge, PadHeld)):
+        elif isinstance(inp, (PadLink, PadEdge, PadHeld, PadLevel)):
             # faults and recoveries are handled while paused too; the rest waits
             self._pad_events(self.panel.handle(inp))
-        self._pad_events(self.panel.tick(now))
+            # holds and stuck buttons are judged on the pad's own clock: a loop running
+            # behind its queue must not see a press as stuck while its release waits
+            self._pad_events(self.panel.tick(inp.t))
+        else:
+            self._pad_events(self.panel.tick(now))
         self._run_timer()
 
     def start_game(self) -> None:

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ..pads.events import PadEdge, PadHeld, PadLink
+from ..pads.events import PadEdge, PadHeld, PadLevel, PadLink
 from .core import Host, Input, Tick
 
 
@@ -72,6 +72,8 @@ def private_folder(folder: Path) -> None:
 def encode(inp: Input, t: float) -> dict[str, Any]:
     if isinstance(inp, PadEdge):
         return {"t": t, "k": "edge", "s": inp.seat, "p": int(inp.pressed), "et": inp.t}
+    if isinstance(inp, PadLevel):
+        return {"t": t, "k": "level", "s": inp.seat, "p": int(inp.pressed), "et": inp.t}
     if isinstance(inp, PadHeld):
         return {"t": t, "k": "held", "s": inp.seat, "et": inp.t}
     if isinstance(inp, PadLink):
@@ -85,6 +87,8 @@ def decode(entry: dict[str, Any]) -> Input | None:
     k = entry.get("k")
     if k == "edge":
         return PadEdge(int(entry["s"]), bool(entry["p"]), float(entry["et"]))
+    if k == "level":
+        return PadLevel(int(entry["s"]), bool(entry["p"]), float(entry["et"]))
     if k == "held":
         return PadHeld(int(entry["s"]), float(entry["et"]))
     if k == "link":
