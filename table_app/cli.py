@@ -123,9 +123,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     if args.demo and not args.format and not args.format_file:
         args.format = "yakuza"
+    from .pads import PadError
+    from .table.journal import JournalError
+
     try:
         return run.demo(args) if args.demo else run.play(args)
-    except (RulesError, ValueError, OSError) as exc:
+    except (RulesError, ValueError, OSError, JournalError, PadError) as exc:
         print(f"table-app: {exc}", file=sys.stderr)
         return 2
 

@@ -60,14 +60,13 @@ def outcome(table: Table) -> dict[str, Any]:
 def demo(args: Any) -> int:
     """A whole game with bots, headless; prints the narration and the outcome."""
     journal = Path(args.journal or (DEFAULT_JOURNAL.parent / "demo.journal"))
-    if args.new:
-        journal.unlink(missing_ok=True)
     inbox: queue.Queue[Input] = queue.Queue()
     clock: Clock = FakeClock() if args.fast else ScaledClock(args.speed)
     pads = FakePads(12, inbox.put, clock)
     voice = Captions(args.lang)
     app = TableApp(pads, voice, clock, journal, inbox, GrammarConfig())
-    table = app.open(args.format, args.players, args.lang, args.deal, args.seed, args.format_file)
+    table = app.open(args.format, args.players, args.lang, args.deal, args.seed, args.format_file,
+                     new=args.new)
     if args.fast:
         from .table.virtual import follow_journal
         assert isinstance(clock, FakeClock)
@@ -117,8 +116,6 @@ def play(args: Any) -> int:
     from .table.host import HostKeys
 
     journal = Path(args.journal or DEFAULT_JOURNAL)
-    if args.new:
-        journal.unlink(missing_ok=True)
     inbox: queue.Queue[Input] = queue.Queue()
     clock = MonotonicClock()
     kind = args.pads
@@ -132,7 +129,7 @@ def play(args: Any) -> int:
     names = load_names()
 
     # a new game starts on the setup screen; an unfinished one resumes at once
-    resuming = bool(Journal.read(journal)) if journal.exists() else False
+    resuming = not args.new and bool(Journal.read(journal))
     if not resuming and not args.format and not args.format_file:
         setup = Setup(args.format or "yakuza", args.players or 12, args.lang, args.deal,
                       names)
@@ -175,7 +172,7 @@ def play(args: Any) -> int:
         voice.start()
     app = TableApp(pads, voice, clock, journal, inbox, GrammarConfig())
     table = app.open(args.format or "yakuza", args.players, args.lang, args.deal, args.seed,
-                     args.format_file)
+                     args.format_file, new=args.new)
     pads.clock = app.clock
     totals = Totals()
     table.on_effects = totals

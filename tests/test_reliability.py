@@ -79,3 +79,97 @@ def test_a_loop_behind_its_queue_does_not_call_a_press_stuck(tmp_path: Path) -> 
     app.feed(PadEdge(seat, True, t0))
     app.feed(PadEdge(seat, False, t0 + 0.1))
     assert not table.paused and not any("stuck" in r for r in table.pause_reasons)
+
+
+# -- the journal -------------------------------------------------------------------------------
+def _game(tmp_path: Path, name: str = "j"):  # type: ignore[no-untyped-def]
+    app, bots, clock, pads = virtual_table(tmp_path / name, seed=12)
+    whole = run_virtual(app, bots, clock).game.outcome()
+    app.close()
+    return whole, (tmp_path / name).read_bytes()
+
+
+def test_a_torn_tail_is_cut_so_the_next_crash_is_harmless(tmp_path: Path) -> None:
+    whole, data = _game(tmp_path)
+    lines = data.split(b"\n")
+    part = tmp_path / "torn"
+    # killed mid-write twice over: a torn line with broken UTF-8, then again after resuming
+    part.write_bytes(b"\n".join(lines[:40]) + b"\n" + lines[40][:7] + b"\xe2\x82")
+    app, bots, clock, _ = virtual_table(part, seed=12)
+    assert app.resumed and part.read_bytes().endswith(b"\n")
+    run_virtual(app, bots, clock, until=lambda t: len(app.entries) > 60)
+    app.close()
+    with open(part, "ab") as f:
+        f.write(b'{"t": 12')                  # the second crash
+    app2, bots2, clock2, _ = virtual_table(part, seed=12)
+    assert run_virtual(app2, bots2, clock2).game.outcome() == whole
+
+
+def test_a_garbage_line_is_left_out_with_a_note(tmp_path: Path) -> None:
+    _, data = _game(tmp_path)
+    lines = data.split(b"\n")
+    part = tmp_path / "garbage"
+    part.write_bytes(b"\n".join(lines[:30] + [b"[1, 2, 3]", b"\x00\xff nonsense"] + lines[30:50])
+                     + b"\n")
+    app, bots, clock, _ = virtual_table(part, seed=12)
+    assert app.resumed
+    notes = [n.text for n in app.table.log]
+    assert "journal line 31 left out: not an entry" in notes
+    assert "journal line 32 left out: not an entry" in notes
+    assert run_virtual(app, bots, clock).stage == "over"
+
+
+def test_an_entry_that_cannot_be_applied_is_quarantined(tmp_path: Path) -> None:
+    _, data = _game(tmp_path)
+    lines = data.split(b"\n")
+    part = tmp_path / "bad-entry"
+    part.write_bytes(b"\n".join(lines[:30] + [b'{"t": 1000.5, "k": "edge", "s": "x"}']
+                                + lines[30:50]) + b"\n")
+    app, bots, clock, _ = virtual_table(part, seed=12)
+    assert any(n.text.startswith("journal entry 31 left out") for n in app.table.log)
+    assert run_virtual(app, bots, clock).stage == "over"
+
+
+def test_a_foreign_file_is_refused_and_kept(tmp_path: Path) -> None:
+    import pytest
+
+    from table_app.table.journal import JournalError
+    for body in (b"my shopping list", b'["a", "journal"]\n', b'{"t": 1, "k": "start"}\n'):
+        foreign = tmp_path / "notes.txt"
+        foreign.write_bytes(body)
+        with pytest.raises(JournalError) as info:
+            virtual_table(foreign, seed=1)
+        assert foreign.read_bytes() == body
+        assert "notes.txt" in str(info.value)
+
+
+def test_one_process_holds_a_game(tmp_path: Path) -> None:
+    import pytest
+
+    from table_app.table.journal import JournalError
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=1)
+    run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night")
+    before = (tmp_path / "j").read_bytes()
+    with pytest.raises(JournalError, match="in use by another table-app"):
+        virtual_table(tmp_path / "j", seed=1)
+    assert (tmp_path / "j").read_bytes() == before
+    app.close()
+    app2, *_ = virtual_table(tmp_path / "j", seed=1)       # free again once closed
+    assert app2.resumed
+
+
+def test_bad_journals_on_the_command_line_are_one_line_errors(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    foreign = tmp_path / "foreign.txt"
+    foreign.write_text("hello\n")
+    start = tmp_path / "nostart.journal"
+    start.write_text('{"t": 1000, "k": "start", "fmt": "yakuza", "players": 12}\n')
+    for path in (foreign, start, tmp_path):
+        proc = subprocess.run([sys.executable, "-m", "table_app", "--demo", "--fast",
+                               "--journal", str(path)], capture_output=True, text=True,
+                              timeout=60)
+        assert proc.returncode == 2, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+        assert proc.stderr.startswith("table-app: ")
+    assert foreign.read_text() == "hello\n"

@@ -77,17 +77,19 @@ class TableApp:
     def open(self, fmt_id: str = "yakuza", players: int | None = None, lang: str = "en",
              deal: str = "app", seed: int | None = None, format_file: str | None = None,
              roles: tuple[str, ...] | None = None,
-             options: dict[str, Any] | None = None) -> Table:
+             options: dict[str, Any] | None = None, new: bool = False) -> Table:
         """Resume the journal's game if there is one, else start a new game."""
-        entries = Journal.read(self.journal_path)
-        if entries and entries[0].get("k") == "start":
+        self.journal = Journal(self.journal_path, self.sync)   # held by this process now
+        entries = [] if new else self.journal.entries
+        if entries:
             self.resumed = True
             self.entries = entries
             self.clock = ResumedClock(self.base_clock, float(entries[-1]["t"]))
             self._rebuild()
             assert self.table is not None
+            for note in self.journal.notes:
+                self.table._note(note)
             if self.table.stage != "over":
-                self.journal = Journal(self.journal_path, self.sync)
                 self.sync_buttons()
                 return self.table
             # that game is over: its journal goes (its record keeps it), a new game starts
@@ -102,8 +104,7 @@ class TableApp:
             start["roles"] = list(roles)          # a given deal (a game script's)
         if options:
             start["options"] = options            # the format's options changed
-        self.journal_path.unlink(missing_ok=True)
-        self.journal = Journal(self.journal_path, self.sync)
+        self.journal.reset()
         self.journal.write(start)
         self.entries = [start]
         self.table = self._new_table(start)
@@ -131,9 +132,13 @@ class TableApp:
             for i, e in enumerate(self.entries[1:], 1):
                 if i in undone:
                     continue
-                inp = decode(e)
-                if inp is not None:
-                    self.table.handle(inp, float(e["t"]))
+                try:
+                    inp = decode(e)
+                    if inp is not None:
+                        self.table.handle(inp, float(e["t"]))
+                except Exception as exc:     # quarantined: the game goes on without it
+                    self.table._note(f"journal entry {i + 1} left out: {type(exc).__name__}: "
+                                     f"{exc}")
         finally:
             self.gate.muted = False
             self.backend.speak_again()

@@ -6,6 +6,7 @@ is ignored on reading; anything else that does not parse is an error that names 
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 from pathlib import Path
@@ -16,22 +17,48 @@ from .core import Host, Input, Tick
 
 
 class JournalError(Exception):
-    """A journal that cannot be read back."""
+    """A journal that cannot be used: not a table-app journal, or held by another process."""
+
+
+START_KEYS = ("fmt", "players", "lang", "deal", "seed")
 
 
 class Journal:
-    """An append-only record of a game's inputs."""
+    """An append-only record of a game's inputs, held by one process at a time."""
 
     def __init__(self, path: str | Path, sync: bool = True) -> None:
         self.path = Path(path)
         private_folder(self.path.parent)
         self.sync = sync
+        self._lock = _hold_lock(self.path)
+        try:
+            # read (and judge) what is there before anything is written to it
+            self.entries, self.notes = Journal.load(self.path)
+        except BaseException:
+            os.close(self._lock)
+            raise
         # the journal holds the deal's seed and every secret choice: the owner's eyes only,
         # whatever the umask
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
         os.fchmod(fd, 0o600)
+        # a line torn by a kill or a full disk is cut off, so the next entry starts clean
+        size = os.fstat(fd).st_size
+        if size:
+            data = os.pread(fd, size, 0)
+            keep = data.rfind(b"\n") + 1
+            if keep < size:
+                os.ftruncate(fd, keep)
+                os.fsync(fd)
+        os.lseek(fd, 0, os.SEEK_END)
         self._f = os.fdopen(fd, "ab", buffering=0)
+        _sync_folder(self.path.parent)
         self.written = 0
+
+    def reset(self) -> None:
+        """Empty the journal for a new game (the old one is over, or the host asked)."""
+        os.ftruncate(self._f.fileno(), 0)
+        os.fsync(self._f.fileno())
+        self.entries, self.notes = [], []
 
     def write(self, entry: dict[str, Any]) -> None:
         self._f.write(json.dumps(entry, separators=(",", ":")).encode() + b"\n")
@@ -41,24 +68,87 @@ class Journal:
 
     def close(self) -> None:
         self._f.close()
+        os.close(self._lock)
 
     @staticmethod
     def read(path: str | Path) -> list[dict[str, Any]]:
+        return Journal.load(path)[0]
+
+    @staticmethod
+    def load(path: str | Path) -> tuple[list[dict[str, Any]], list[str]]:
+        """The entries, and a note for each line that had to be left out. A file that is not
+        a table-app journal at all is an error (it is never overwritten)."""
         p = Path(path)
         if not p.exists():
-            return []
-        lines = p.read_bytes().split(b"\n")
-        out = []
+            return [], []
+        if p.is_dir():
+            raise JournalError(f"{p} is a folder, not a journal")
+        data = p.read_bytes()
+        if not data.strip():
+            return [], []
+        lines = data.split(b"\n")
+        torn = lines[-1] != b""                 # no newline at the end: cut by a kill
+        out: list[dict[str, Any]] = []
+        notes: list[str] = []
         for i, raw in enumerate(lines):
             if not raw.strip():
                 continue
-            try:
-                out.append(json.loads(raw))
-            except json.JSONDecodeError:
-                if i >= len(lines) - 2:
-                    break                        # torn by a kill mid-write: never applied
-                raise JournalError(f"{p}: line {i + 1} is not a journal entry") from None
-        return out
+            entry = _entry(raw)
+            if i == 0 and (entry is None or entry.get("k") != "start"):
+                raise JournalError(f"{p} is not a table-app journal (its first line is not a "
+                                   f"game's start); choose another --journal or move it away")
+            if i == 0:
+                missing = [k for k in START_KEYS if k not in entry]  # type: ignore[operator]
+                if missing:
+                    raise JournalError(f"{p}: the game's start lacks {', '.join(missing)}; "
+                                       f"the journal cannot be resumed (start anew with --new)")
+            if entry is None:
+                if not (torn and i == len(lines) - 1):
+                    notes.append(f"journal line {i + 1} left out: not an entry")
+                continue
+            out.append(entry)
+        return out, notes
+
+
+def _entry(raw: bytes) -> dict[str, Any] | None:
+    try:
+        entry = json.loads(raw)
+    except ValueError:                 # bad JSON, bad UTF-8
+        return None
+    if not isinstance(entry, dict) or not isinstance(entry.get("k"), str) \
+            or not isinstance(entry.get("t"), (int, float)):
+        return None
+    return entry
+
+
+def _hold_lock(path: Path) -> int:
+    """One process holds a game: a second one is told who has it."""
+    lock = path.with_name(path.name + ".lock")
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.pread(fd, 32, 0).decode(errors="replace").strip()
+        os.close(fd)
+        raise JournalError(f"{path} is in use by another table-app (process {holder or '?'}); "
+                           f"close it first, or choose another --journal") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
+
+
+def _sync_folder(folder: Path) -> None:
+    # a new file's name is durable only once its folder is
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def private_folder(folder: Path) -> None:
