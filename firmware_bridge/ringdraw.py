@@ -55,10 +55,19 @@ def countdown_left(pic, t):
     return left if left > 0 else 0.0
 
 
+# how many bytes each kind of picture needs: a shorter one is drawn dark, never a crash
+NEED = {PICK: 5, VOTE: 5, YESNO: 3, CHECK: 3, COUNTDOWN: 5, ROLE: 3}
+
+
+def valid(pic):
+    """Is this a picture the drawing knows, with all its bytes?"""
+    return len(pic) > 0 and pic[0] <= FAULT and len(pic) >= NEED.get(pic[0], 1)
+
+
 def render(pic, t=0.0, size=12, rotation=0, cap=1.0):
     """The ring's pixels (a list of (r, g, b)) for picture bytes `pic` at time `t`."""
     px = [OFF] * size
-    kind = pic[0] if len(pic) else DARK
+    kind = pic[0] if valid(pic) else DARK
     if kind in (PICK, VOTE):
         mask = (pic[1] << 8) | pic[2]
         base = DIM if kind == PICK else CANDIDATE

@@ -302,3 +302,17 @@ def _wait(cond, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
             return True
         time.sleep(0.02)
     return False
+
+
+def test_a_short_picture_with_a_good_crc_does_not_kill_the_controller(rig: SerialRig) -> None:
+    """Every kind of picture cut short, in well-formed frames: drawn dark, and the controller
+    goes on answering."""
+    from firmware_bridge import padlink as pl
+    for i, kind in enumerate((1, 2, 3, 4, 5, 6, 250)):
+        rig.fw.relay.to_pad(pl.frame(pl.SHOW, 200 + i, bytes([3, kind])))
+        time.sleep(0.05)
+    time.sleep(0.3)
+    assert rig.fw.proc.poll() is None
+    assert "Error" not in rig.fw.stderr() and "Traceback" not in rig.fw.stderr()
+    rig.panel.show(3, Countdown(600, 600))
+    assert rig.fw.wait_ring(3, lambda px: _lit(px) == 12)

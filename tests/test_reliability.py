@@ -173,3 +173,47 @@ def test_bad_journals_on_the_command_line_are_one_line_errors(tmp_path: Path) ->
         assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
         assert proc.stderr.startswith("table-app: ")
     assert foreign.read_text() == "hello\n"
+
+
+# -- bad input: a clear message, nothing lost -------------------------------------------------
+def test_a_broken_names_file_never_stops_the_table(tmp_path: Path) -> None:
+    from table_app.screen.setup import load_names
+    names = tmp_path / "names.json"
+    for body in ("[1, 2]", "null", "7", '"Nino"', "{not json", '{"1": 5, "x": "a"}'):
+        names.write_text(body)
+        assert load_names(names) == {}
+    names.write_text('{"1": "Ni\\u200bno\\u0000", "2": "\\ud800Giorgi", "3": "  "}')
+    assert load_names(names) == {1: "Nino", 2: "Giorgi"}
+
+
+def test_typing_a_name_takes_no_invisible_character() -> None:
+    from table_app.screen.setup import Setup
+    s = Setup()
+    s.editing = 1
+    for key in ("A", "\u200b", "\x00", "\ud800", "n", "\u00e4"):
+        s.type(key)
+    assert s.names[1] == "An\u00e4"
+
+
+def test_a_bad_voice_pack_falls_back_to_the_built_in_voice(tmp_path: Path) -> None:
+    import os
+
+    from table_app.sound import SoundBoard
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "city_sleeps.ogg").write_bytes(b"OggS not really a sound")
+    (pack / "tick.ogg").mkdir()                       # a folder where a sound should be
+    (pack / "city_wakes.wav").write_bytes(b"RIFF" + b"\0" * (5 * 1024 * 1024))   # far too big
+    board = SoundBoard("en", voice_pack=pack)
+    if not board.start(preload=False):
+        import pytest
+        pytest.skip("no audio driver at all")
+    try:
+        for clip in ("city_sleeps", "city_wakes"):
+            assert board._sound(clip) is not None          # the built-in clip instead
+        assert board._timer_sound("tick") is not None
+        assert any("city_sleeps" in w for w in board.warnings)
+        assert any("too big" in w for w in board.warnings)
+    finally:
+        board.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,32 @@ NAMES = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "tabl
 LANGS = ("ka", "en", "uz", "ru")
 
 
+def clean_name(text: str, limit: int = 24) -> str:
+    """A player's name as the screen can show it: no control, format (zero-width) or
+    surrogate characters, no NUL, at most `limit` characters."""
+    kept = "".join(c for c in str(text)
+                   if unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
+    return " ".join(kept.split())[:limit]
+
+
 def load_names(path: Path = NAMES) -> dict[int, str]:
+    """The names remembered from earlier games; anything else in the file is left out (a
+    broken file must not stop the table)."""
     try:
-        return {int(k): str(v) for k, v in json.loads(path.read_text("utf-8")).items()}
+        raw = json.loads(path.read_text("utf-8"))
     except (OSError, ValueError):
         return {}
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[int, str] = {}
+    for k, v in raw.items():
+        try:
+            seat = int(k)
+        except ValueError:
+            continue
+        if 1 <= seat <= 30 and isinstance(v, str) and (name := clean_name(v)):
+            out[seat] = name
+    return out
 
 
 def save_names(names: dict[int, str], path: Path = NAMES) -> None:
@@ -74,7 +96,7 @@ class Setup:
             self.editing = None
         elif key == "\b":
             self.names[self.editing] = current[:-1]
-        elif key.isprintable() and len(current) < 14:
+        elif key and clean_name(key) == key and len(current) < 14:
             self.names[self.editing] = current + key
 
 

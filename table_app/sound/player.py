@@ -20,6 +20,11 @@ SOUNDS = Path(__file__).resolve().parents[2] / "sounds"
 log = logging.getLogger(__name__)
 
 
+#: what a clip may be: anything longer would hold the voice (and the memory) for minutes
+MAX_CLIP_SECONDS = 20
+MAX_CLIP_BYTES = 4 * 1024 * 1024
+
+
 class SoundBoard:
     """The table's voice and its timer sounds."""
 
@@ -83,30 +88,52 @@ class SoundBoard:
     # -- lookup --------------------------------------------------------------------------
     def path(self, clip: str) -> Path | None:
         """Where a clip comes from: the voice pack, the language, English; None if nowhere."""
+        found = self._paths(clip)
+        return found[0] if found else None
+
+    def _paths(self, clip: str) -> list[Path]:
+        """Every file that could say `clip`, best first."""
+        out: list[Path] = []
         if self.voice_pack is not None:
-            for ext in (".ogg", ".wav"):
-                p = self.voice_pack / f"{clip}{ext}"
-                if p.exists():
-                    return p
-        p = self.sounds / self.lang / f"{clip}.ogg"
-        if p.exists():
-            return p
-        p = self.sounds / "en" / f"{clip}.ogg"
-        if p.exists():
-            self._warn(f"clip '{clip}' is missing in '{self.lang}': said in English")
-            return p
-        return None
+            out += [p for ext in (".ogg", ".wav")
+                    if (p := self.voice_pack / f"{clip}{ext}").is_file()]
+        own = self.sounds / self.lang / f"{clip}.ogg"
+        if own.is_file():
+            out.append(own)
+        english = self.sounds / "en" / f"{clip}.ogg"
+        if english.is_file() and english != own:
+            if not out:
+                self._warn(f"clip '{clip}' is missing in '{self.lang}': said in English")
+            out.append(english)
+        return out
+
+    def _load(self, path: Path, what: str) -> Any:
+        """A sound from a file, or None (with a warning) for a file that is broken or too long
+        to be a clip: one bad file in a voice pack never silences the table."""
+        try:
+            if path.stat().st_size > MAX_CLIP_BYTES:
+                self._warn(f"{what} at {path} is too big for a clip "
+                           f"({path.stat().st_size // 1024} KiB): the built-in one is used")
+                return None
+            sound = self._mixer.Sound(str(path))
+        except Exception as exc:              # not a sound, a folder, unreadable
+            self._warn(f"{what} at {path} cannot be played ({exc})")
+            return None
+        if sound.get_length() > MAX_CLIP_SECONDS:
+            self._warn(f"{what} at {path} lasts {sound.get_length():.0f} s, longer than "
+                       f"{MAX_CLIP_SECONDS} s: the built-in one is used")
+            return None
+        return sound
 
     def _sound(self, clip: str) -> Any:
         if clip in self.cache:
             return self.cache[clip]
         sound = None
-        p = self.path(clip)
-        if p is not None and self.enabled:
-            try:
-                sound = self._mixer.Sound(str(p))
-            except Exception as exc:          # a broken file in a voice pack
-                self._warn(f"clip '{clip}' at {p} cannot be played ({exc})")
+        if self.enabled:
+            for p in self._paths(clip):
+                sound = self._load(p, f"clip '{clip}'")
+                if sound is not None:
+                    break
         self.cache[clip] = sound
         return sound
 
@@ -117,8 +144,9 @@ class SoundBoard:
             for p in ([self.voice_pack / f"{name}.ogg"] if self.voice_pack else []) + [
                     self.sounds / "timer" / f"{name}.ogg"]:
                 if p.exists() and self.enabled:
-                    sound = self._mixer.Sound(str(p))
-                    break
+                    sound = self._load(p, f"timer sound '{name}'")
+                    if sound is not None:
+                        break
             self.cache[key] = sound
         return self.cache[key]
 
