@@ -17,6 +17,7 @@ from pad_rigs import SerialRig
 from firmware_bridge import fwconfig
 from firmware_bridge import padlink as pl
 from firmware_bridge.picosim import FIRMWARE, Firmware, micropython
+from table_app.clock import MonotonicClock
 from table_app.pads import PadEdge, PadLink
 from table_app.pads.rings import (
     CheckShown,
@@ -316,3 +317,46 @@ def test_a_short_picture_with_a_good_crc_does_not_kill_the_controller(rig: Seria
     assert "Error" not in rig.fw.stderr() and "Traceback" not in rig.fw.stderr()
     rig.panel.show(3, Countdown(600, 600))
     assert rig.fw.wait_ring(3, lambda px: _lit(px) == 12)
+
+
+def test_no_controller_at_all_is_reported_and_pauses_the_table() -> None:
+    """Serial pads with nothing plugged in: the table hears it at once, once, and pauses."""
+    from table_app.pads import PadPanel
+    from table_app.rules import find_format
+    from table_app.table import Table, TableConfig
+    from table_app.table.virtual import Recorder
+
+    q: queue.Queue[object] = queue.Queue()
+    pads = SerialPads(12, q.put, MonotonicClock(), finder=lambda: None,
+                      backoff=(0.01, 0.01))
+    pads.start()
+    try:
+        link = q.get(timeout=5)
+        assert isinstance(link, PadLink) and not link.up and link.seat == 0
+        assert "no pad controller found" in link.reason
+        time.sleep(0.2)
+        assert q.empty()                         # told once, not at every retry
+    finally:
+        pads.close()
+    table = Table(TableConfig(find_format("yakuza"), 12), PadPanel(pads), Recorder())
+    table.begin()
+    table.handle(link, 1.0)                      # type: ignore[arg-type]
+    assert table.paused and "no pad controller found" in table.log[-1].text
+
+
+def test_a_controller_that_never_says_hello_is_reported() -> None:
+    import os
+    import pty
+    master, slave = pty.openpty()
+    q: queue.Queue[object] = queue.Queue()
+    pads = SerialPads(12, q.put, MonotonicClock(), finder=lambda: os.ttyname(slave),
+                      backoff=(0.01, 0.01))
+    pads.start()
+    try:
+        link = q.get(timeout=10)
+        assert isinstance(link, PadLink) and not link.up
+        assert "no answer from the pad controller" in link.reason
+    finally:
+        pads.close()
+        os.close(master)
+        os.close(slave)

@@ -131,6 +131,7 @@ class SerialPads(PadBackend):
                     self.sink(PadLink(0, False, "pad controller disconnected", self.clock.now()))
             else:
                 self._drop_reader()
+                self._report_missing(port)
             if self._stop.is_set():
                 break
             delay = self.backoff[min(attempt, len(self.backoff) - 1)]
@@ -138,6 +139,21 @@ class SerialPads(PadBackend):
                 delay = self.backoff[-1]
             attempt += 1
             self._stop.wait(delay)
+
+    def _report_missing(self, port: str | None) -> None:
+        """No controller (or none that answers): the table is told once, and pauses, until one
+        connects. A game never runs on with pads that cannot be heard."""
+        if self.connected.is_set() or self.missing_told:
+            return
+        self.missing_told = True
+        if port is None:
+            reason = "no pad controller found: plug it in (or check the USB cable)"
+        else:
+            reason = self.error or f"no answer from the pad controller at {port}"
+        self.sink(PadLink(0, False, reason, self.clock.now()))
+
+    #: the table has been told that no controller answers (till one does)
+    missing_told = False
 
     def _connect(self, port: str) -> bool:
         import serial
@@ -201,9 +217,12 @@ class SerialPads(PadBackend):
                 self.link.sender.add(pl.BRIGHT, bytes([self.cap]) + pl.p16(self.budget_ma))
             for seat in range(1, self.seats + 1):
                 self._queue_show(seat, self.pictures[seat])
+            self.missing_told = False
             self.sink(PadLink(0, True, f"pad controller {self.firmware} connected", now))
             return True
-        self.sink(PadLink(0, False, self.error, now))
+        if not self.missing_told:
+            self.missing_told = True
+            self.sink(PadLink(0, False, self.error, now))
         return False
 
     def _serve(self) -> None:
