@@ -11,7 +11,8 @@ from table_app.firmware import FILES, FIRMWARE
 
 
 def _cli(*args: str, path: str | None = None) -> subprocess.CompletedProcess[str]:
-    env = dict(os.environ)
+    # never a real Pico: a test must not flash one that happens to be plugged in
+    env = {**os.environ, "TABLE_APP_PORT": "none"}
     if path is not None:
         env["PATH"] = path
     return subprocess.run([sys.executable, "-m", "table_app", "firmware", "install", *args],
@@ -46,3 +47,20 @@ def test_install_without_a_pico_says_so() -> None:
 def test_dry_run_prints_the_command() -> None:
     proc = _cli("--port", "/dev/ttyACM0", "--dry-run")
     assert proc.returncode == 0 and "connect /dev/ttyACM0 fs cp" in proc.stdout
+
+
+def test_the_controller_is_found_by_vendor_and_product_or_named(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from types import SimpleNamespace
+
+    from serial.tools import list_ports
+
+    from table_app.pads import serial_pads
+    ports = [SimpleNamespace(device="/dev/ttyACM0", vid=0x2E8A, pid=0x000C),   # a Debug Probe
+             SimpleNamespace(device="/dev/ttyACM1", vid=0x2E8A, pid=0x0005)]   # MicroPython
+    monkeypatch.setattr(list_ports, "comports", lambda: ports)
+    monkeypatch.delenv("TABLE_APP_PORT", raising=False)
+    assert serial_pads.find_pico() == "/dev/ttyACM1"
+    monkeypatch.setenv("TABLE_APP_PORT", "/dev/table-pads")
+    assert serial_pads.find_pico() == "/dev/table-pads"
+    monkeypatch.setenv("TABLE_APP_PORT", "none")
+    assert serial_pads.find_pico() is None

@@ -11,6 +11,7 @@ events; bad and resent frames are counted.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import deque
@@ -25,18 +26,27 @@ from .events import PadEdge, PadLink
 from .rings import Picture, encode
 
 #: The Raspberry Pi Pico's USB vendor id (MicroPython's CDC serial port).
+PORT_ENV = "TABLE_APP_PORT"
+#: MicroPython's USB product ids on the RP2040 (the board, and its CDC on a custom build)
+PICO_PIDS = (0x0005, 0x000A)
 PICO_VID = 0x2E8A
 RING = 12
 
 
 def find_pico() -> str | None:
-    """The serial port of a connected Pico, or None."""
+    """The serial port of the pad controller, or None: the one `TABLE_APP_PORT` names (a
+    path such as /dev/table-pads or /dev/serial/by-id/..., or `none` to look for nothing),
+    else the first port that is MicroPython on a Pico (its USB vendor and product id: a
+    Raspberry Pi Debug Probe shares the vendor id, not the product id)."""
+    chosen = os.environ.get(PORT_ENV)
+    if chosen is not None:
+        return None if chosen.strip().lower() in ("", "none") else chosen
     try:
         from serial.tools import list_ports
     except ImportError:          # pyserial missing: no controller can be there
         return None
     for port in list_ports.comports():
-        if port.vid == PICO_VID:
+        if port.vid == PICO_VID and port.pid in PICO_PIDS:
             return str(port.device)
     return None
 
