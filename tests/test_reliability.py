@@ -217,3 +217,45 @@ def test_a_bad_voice_pack_falls_back_to_the_built_in_voice(tmp_path: Path) -> No
         assert any("too big" in w for w in board.warnings)
     finally:
         board.stop()
+
+
+# -- the kill drill ---------------------------------------------------------------------------
+def _killed_many_times(tmp_path: Path, fmt_id: str, players: int, seed: int,
+                       kills: int) -> tuple[object, object, int]:
+    import random
+    ref_app, ref_bots, ref_clock, _ = virtual_table(tmp_path / f"{fmt_id}-ref", seed=seed,
+                                                    fmt_id=fmt_id, players=players)
+    ref = run_virtual(ref_app, ref_bots, ref_clock)
+    total = len(ref_app.entries)
+    ref_app.close()
+    rng = random.Random(seed)
+    cuts = sorted(rng.sample(range(5, total - 5), kills))
+    journal = tmp_path / f"{fmt_id}-killed"
+    done = 0
+    app, bots, clock, _ = virtual_table(journal, seed=seed, fmt_id=fmt_id, players=players)
+    for cut in cuts:
+        run_virtual(app, bots, clock, until=lambda t, c=cut: len(app.entries) >= c)
+        if app.table.stage == "over":
+            break
+        # killed: no goodbye; the next process has new pads, new players, the same journal
+        app.journal._f.close()
+        import os
+        os.close(app.journal._lock)
+        app, bots, clock, _ = virtual_table(journal, seed=seed, fmt_id=fmt_id,
+                                            players=players)
+        assert app.resumed
+        done += 1
+    end = run_virtual(app, bots, clock)
+    assert end.stage == "over", "the game froze"
+    return ref.game.outcome(), end.game.outcome(), done
+
+
+def test_the_kill_drill_ends_every_game_the_same(tmp_path: Path) -> None:
+    """Twenty kills in each of three games (nights, speeches and votes alike): every game
+    ends as it did uninterrupted."""
+    total = 0
+    for fmt_id, players, seed in (("yakuza", 12, 21), ("classic", 11, 22), ("city", 12, 23)):
+        want, got, kills = _killed_many_times(tmp_path, fmt_id, players, seed, 20)
+        assert got == want, fmt_id
+        total += kills
+    assert total >= 50
