@@ -18,6 +18,11 @@ try:
 except AttributeError:
     PROTOCOL = pl.PROTOCOL
 
+try:
+    from pairing import SECRET       # written by `table-app firmware install`
+except ImportError:
+    SECRET = getattr(cfg, "SECRET", b"")
+
 ticks_ms = time.ticks_ms
 ticks_diff = time.ticks_diff
 
@@ -50,6 +55,13 @@ class Controller:
         self.last_frame = now
         self.dirty = True
         self.wdt = WDT(timeout=cfg.WATCHDOG_MS)
+        # who this boot is: the Pi keeps its sequence and clock state across a cable cut,
+        # and drops them when the controller restarted
+        try:
+            import os
+            self.boot = bytes(os.urandom(4))
+        except (ImportError, AttributeError):
+            self.boot = pl.p32(ticks_ms() ^ 0x5A5A5A5A)
 
     # -- buttons --------------------------------------------------------------------------
     def scan(self, now):
@@ -94,12 +106,13 @@ class Controller:
             return
         self.write(pl.frame(pl.ACK, 0, bytes([seq])))
         if kind == pl.HELLO:
-            # a new session: forget the last seq taken, answer who we are
-            self.receiver.reset()
-            self.receiver.fresh(seq)
+            # a connection (a new Pi, or the same one after a cut): frames older than this
+            # hello are never taken again; answer who we are, and prove the pairing
+            self.receiver.reset(seq)
             self.sender.restart()
             self.write(pl.frame(pl.HELLO_REPLY, 0,
-                                bytes([PROTOCOL, cfg.SEATS, cfg.RING]) + cfg.FIRMWARE.encode()))
+                                bytes([PROTOCOL, cfg.SEATS, cfg.RING]) + self.boot
+                                + pl.proof(SECRET, body[1:9]) + cfg.FIRMWARE.encode()))
             return
         if not self.receiver.fresh(seq):
             return               # a resend of what was already done

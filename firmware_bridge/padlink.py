@@ -1,10 +1,11 @@
 # The wire protocol between the Pi and the pad controller (see PROTOCOL.md).
 # Runs unchanged under CPython and MicroPython: no typing, no dataclasses, only bytes.
 
-PROTOCOL = 1
+PROTOCOL = 2
 
-HELLO = 1        # Pi -> pad   reliable   [protocol]
-HELLO_REPLY = 2  # pad -> Pi              [protocol, seats, ring size, firmware version...]
+HELLO = 1        # Pi -> pad   reliable   [protocol, challenge (8)]
+HELLO_REPLY = 2  # pad -> Pi              [protocol, seats, ring size, boot id (4),
+                 #                         proof (8), firmware version...]
 ACK = 3          # both                   [acknowledged seq]
 BEAT = 4         # both                   heartbeat, empty
 EDGE = 5         # pad -> Pi  reliable    [seat, pressed, t_ms (4 bytes)]
@@ -13,6 +14,7 @@ BRIGHT = 7       # Pi -> pad  reliable    [cap 0-255, budget mA (2 bytes)]
 STATS = 8        # pad -> Pi              [bad frames (2), resends (2), dropped edges (2)]
 
 MAX_FRAME = 64   # bytes of payload; a longer run is noise
+WINDOW = 128     # a reliable frame is new only if its seq is at most this far ahead
 RESEND_MS = 30   # an unacknowledged reliable frame is sent again after this
 
 
@@ -166,19 +168,37 @@ class Sender:
 
 
 class Receiver:
-    """Which reliable frames were already taken (a resend whose ack was lost is not new)."""
+    """Which reliable frames were already taken: a resend whose ack was lost is not new, and
+    neither is an old frame played again. Frames come in order, one in flight, so a new one
+    is a little ahead of the last (a few may have been dropped by a full queue)."""
 
     def __init__(self):
         self.last = 0
 
     def fresh(self, seq):
-        if seq == self.last:
+        if not 1 <= seq <= 255:
             return False
+        if self.last:
+            ahead = (seq - self.last) % 255      # seqs run 1..255, then 1 again
+            if ahead == 0 or ahead > WINDOW:
+                return False
         self.last = seq
         return True
 
-    def reset(self):
-        self.last = 0
+    def reset(self, last=0):
+        self.last = last
+
+
+def proof(secret, challenge):
+    """HMAC-SHA256 of the Pi's challenge under the pairing secret, cut to 8 bytes: the pad
+    controller shows it holds the secret written at install, without sending it."""
+    import hashlib
+    key = bytes(secret)
+    if len(key) > 64:
+        key = hashlib.sha256(key).digest()
+    key = key + bytes(64 - len(key))
+    inner = hashlib.sha256(bytes(k ^ 0x36 for k in key) + bytes(challenge)).digest()
+    return hashlib.sha256(bytes(k ^ 0x5C for k in key) + inner).digest()[:8]
 
 
 def _diff(a, b):

@@ -273,7 +273,7 @@ def _first_link(config: dict[str, object]) -> tuple[PadLink, bool]:
 def test_a_protocol_mismatch_is_a_clear_error() -> None:
     link, connected = _first_link({"PROTOCOL": 9})
     assert not link.up and not connected
-    assert "protocol mismatch: the pad controller speaks protocol 9, this app 1" in link.reason
+    assert "protocol mismatch: the pad controller speaks protocol 9, this app 2" in link.reason
 
 
 def test_a_seat_count_mismatch_is_a_clear_error() -> None:
@@ -360,3 +360,98 @@ def test_a_controller_that_never_says_hello_is_reported() -> None:
         pads.close()
         os.close(master)
         os.close(slave)
+
+
+# -- a controller the table can trust ---------------------------------------------------------
+def test_sequence_numbers_take_each_frame_once_and_no_old_one() -> None:
+    r = pl.Receiver()
+    assert r.fresh(7) and not r.fresh(7)                  # a resend whose ack was lost
+    assert r.fresh(8) and r.fresh(10)                     # a few dropped on the way
+    assert not r.fresh(4) and not r.fresh(9)              # old frames played again
+    assert r.fresh(100) and r.fresh(200) and r.fresh(255) and r.fresh(1)   # round again
+    assert not r.fresh(0) and not r.fresh(300)
+    r.reset(50)
+    assert not r.fresh(50) and r.fresh(51)
+
+
+def test_a_controller_that_is_not_ours_is_not_trusted() -> None:
+    """A device with the Pico's ids and a protocol-perfect firmware, but another table's
+    pairing secret: no picture is sent to it and none of its presses is heard."""
+    fw = Firmware({"SECRET": b"another table"})
+    q: queue.Queue[object] = queue.Queue()
+    pads = SerialPads(12, q.put, MonotonicClock(), finder=lambda: fw.port or None,
+                      secret=b"this table", backoff=(0.1,))
+    pads.start()
+    try:
+        link = q.get(timeout=10)
+        assert isinstance(link, PadLink) and not link.up and "not paired" in link.reason
+        pads.show(1, CheckShown(5, "red"))
+        fw.set_pin(fwconfig.BUTTON_PINS[0], 0)
+        time.sleep(0.5)
+        fw.set_pin(fwconfig.BUTTON_PINS[0], 1)
+        time.sleep(0.3)
+        assert not pads.connected.is_set()
+        assert all(not isinstance(e, PadEdge) for e in _queue_items(q))
+        assert all(sum(c) == 0 for c in fw.ring(1))
+    finally:
+        pads.close()
+        fw.close()
+
+
+def test_a_paired_controller_is_trusted() -> None:
+    fw = Firmware({"SECRET": b"this table"})
+    q: queue.Queue[object] = queue.Queue()
+    pads = SerialPads(12, q.put, MonotonicClock(), finder=lambda: fw.port or None,
+                      secret=b"this table")
+    pads.start()
+    try:
+        assert pads.wait_connected(10)
+    finally:
+        pads.close()
+        fw.close()
+
+
+def test_a_flood_of_edges_is_capped(rig: SerialRig) -> None:
+    """A controller gone mad (or a fake one) sending thousands of edges: the table hears at
+    most its rate, and the rest never reaches the journal."""
+    from table_app.pads.serial_pads import EDGE_RATE
+    _drain(rig)
+    start = time.monotonic()
+    seq = 0
+    for i in range(3000):
+        seq = seq % 255 + 1
+        rig.fw.relay.to_host(pl.frame(pl.EDGE, seq, bytes([1 + i % 12, i % 2]) + pl.p32(i)))
+    elapsed = time.monotonic() - start
+    time.sleep(0.3)
+    edges = [e for e in _drain(rig) if isinstance(e, PadEdge)]
+    assert len(edges) <= EDGE_RATE * (elapsed + 0.5) + EDGE_RATE
+    assert rig.backend.stats["flooded"] > 0
+
+
+def _queue_items(q: queue.Queue[object]) -> list[object]:
+    out = []
+    while True:
+        try:
+            out.append(q.get_nowait())
+        except queue.Empty:
+            return out
+
+
+def test_a_hold_made_while_unplugged_is_still_a_hold(rig: SerialRig) -> None:
+    """Edges queued in the controller while the cable was out keep their pad times: a one-
+    second hold made then arrives as a one-second hold, not as a tap."""
+    _drain(rig)
+    time.sleep(0.5)                              # the controller's clock is known by now
+    rig.fw.relay.cut()
+    time.sleep(0.2)
+    rig.press(6)
+    time.sleep(1.0)
+    rig.release(6)
+    time.sleep(0.2)
+    rig.fw.relay.plug()
+    assert _wait(lambda: rig.backend.stats["connects"] == 2)
+    edges: list[PadEdge] = []
+    assert _wait(lambda: len([e for e in _collect(rig, edges) if e.seat == 6]) >= 2)
+    press, release = [e for e in edges if e.seat == 6][:2]
+    assert press.pressed and not release.pressed
+    assert 0.8 <= release.t - press.t <= 1.3

@@ -10,9 +10,10 @@ from pathlib import Path
 from table_app.firmware import FILES, FIRMWARE
 
 
-def _cli(*args: str, path: str | None = None) -> subprocess.CompletedProcess[str]:
+def _cli(*args: str, path: str | None = None,
+         extra: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     # never a real Pico: a test must not flash one that happens to be plugged in
-    env = {**os.environ, "TABLE_APP_PORT": "none"}
+    env = {**os.environ, "TABLE_APP_PORT": "none", **(extra or {})}
     if path is not None:
         env["PATH"] = path
     return subprocess.run([sys.executable, "-m", "table_app", "firmware", "install", *args],
@@ -22,14 +23,24 @@ def _cli(*args: str, path: str | None = None) -> subprocess.CompletedProcess[str
 def test_install_runs_mpremote_with_every_file(tmp_path: Path) -> None:
     log = tmp_path / "argv"
     fake = tmp_path / "mpremote"
-    fake.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {log}\n")
+    copied = tmp_path / "pairing-copied"
+    # the fake mpremote keeps what it was given (the pairing file lives only as long as the
+    # install)
+    fake.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {log}\n"
+                    f"for a in \"$@\"; do case $a in */pairing.py) cp $a {copied};; esac; done\n")
     fake.chmod(0o755)
-    proc = _cli("--port", "/dev/ttyACM7", path=f"{tmp_path}:{os.environ['PATH']}")
+    secret = tmp_path / "pad-secret"
+    proc = _cli("--port", "/dev/ttyACM7", path=f"{tmp_path}:{os.environ['PATH']}",
+                extra={"TABLE_APP_PAD_SECRET": str(secret)})
     assert proc.returncode == 0, proc.stderr
     argv = log.read_text().split("\n")[:-1]
     assert argv[:4] == ["connect", "/dev/ttyACM7", "fs", "cp"]
     assert argv[4:4 + len(FILES)] == [str(FIRMWARE / f) for f in FILES]
-    assert argv[4 + len(FILES):] == [":", "+", "reset"]
+    assert argv[4 + len(FILES)].endswith("/pairing.py")
+    assert argv[5 + len(FILES):] == [":", "+", "reset"]
+    # the Pi made its secret (0600) and wrote the same onto the controller
+    assert (secret.stat().st_mode & 0o777) == 0o600 and len(secret.read_bytes().strip()) == 32
+    assert copied.read_text() == f"SECRET = {secret.read_bytes().strip()!r}\n"
     for f in FILES:
         assert (FIRMWARE / f).exists()
 

@@ -234,7 +234,7 @@ def _killed_many_times(tmp_path: Path, fmt_id: str, players: int, seed: int,
     done = 0
     app, bots, clock, _ = virtual_table(journal, seed=seed, fmt_id=fmt_id, players=players)
     for cut in cuts:
-        run_virtual(app, bots, clock, until=lambda t, c=cut: len(app.entries) >= c)
+        run_virtual(app, bots, clock, until=lambda t, c=cut, a=app: len(a.entries) >= c)
         if app.table.stage == "over":
             break
         # killed: no goodbye; the next process has new pads, new players, the same journal

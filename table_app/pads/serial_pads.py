@@ -16,6 +16,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from firmware_bridge import padlink as pl
@@ -27,10 +28,29 @@ from .rings import Picture, encode
 
 #: The Raspberry Pi Pico's USB vendor id (MicroPython's CDC serial port).
 PORT_ENV = "TABLE_APP_PORT"
+SECRET_ENV = "TABLE_APP_PAD_SECRET"
+EDGE_RATE = 60.0            # edges a second a controller may send (and as many at once)
 #: MicroPython's USB product ids on the RP2040 (the board, and its CDC on a custom build)
 PICO_PIDS = (0x0005, 0x000A)
 PICO_VID = 0x2E8A
 RING = 12
+
+
+def secret_path() -> Path:
+    """Where this Pi keeps the pairing secret it writes onto the pad controller."""
+    chosen = os.environ.get(SECRET_ENV)
+    if chosen:
+        return Path(chosen)
+    home = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config"))
+    return home / "table-app" / "pad-secret"
+
+
+def load_secret(path: Path | None = None) -> bytes:
+    """The pairing secret (empty: the firmware's own default, an unpaired controller)."""
+    try:
+        return (path or secret_path()).read_bytes().strip()
+    except OSError:
+        return b""
 
 
 def find_pico() -> str | None:
@@ -73,9 +93,15 @@ class SerialPads(PadBackend):
     def __init__(self, seats: int, sink: Sink, clock: Clock | None = None,
                  port: str | None = None, finder: Callable[[], str | None] | None = None,
                  beat: float = 0.4, silence: float = 1.5, backoff: tuple[float, ...] = (
-                     0.2, 0.5, 1.0, 2.0, 5.0), cap: int = 255, budget_ma: int = 1500) -> None:
+                     0.2, 0.5, 1.0, 2.0, 5.0), cap: int = 255, budget_ma: int = 1500,
+                 secret: bytes | None = None) -> None:
         super().__init__(seats, sink, clock)
         self.port = port
+        self.secret = load_secret() if secret is None else secret
+        self.challenge = b""
+        self.boot = b""                  # the controller's boot id at the last hello
+        self._tokens = EDGE_RATE
+        self._tokens_at = 0.0
         self.finder = finder or (lambda: self.port or find_pico())
         self.beat = beat
         self.silence = silence
@@ -175,12 +201,14 @@ class SerialPads(PadBackend):
             return False
         link = self.link
         with link.lock:
+            # the sequence state and the pad's clock offsets are kept across a cut: edges
+            # queued while unplugged keep their times, and a resend is not taken twice
+            # (both are dropped if the hello shows the controller restarted)
             link.sender.clear()
-            link.receiver.reset()
             link.hello = None
             link.hello_seen.clear()
-            link.offsets.clear()
             link.last_rx = self.clock.now()
+            self.challenge = os.urandom(8)
         self._decoder = pl.Decoder()
         owner = self
 
@@ -196,7 +224,7 @@ class SerialPads(PadBackend):
         reader.start()
         self.reader = reader
         with link.lock:
-            link.sender.add(pl.HELLO, bytes([pl.PROTOCOL]))
+            link.sender.add(pl.HELLO, bytes([pl.PROTOCOL]) + self.challenge)
         deadline = self.clock.now() + 2.0
         while not link.hello_seen.is_set():
             if self._stop.is_set() or not reader.alive or self.clock.now() > deadline:
@@ -210,16 +238,27 @@ class SerialPads(PadBackend):
         now = self.clock.now()
         if len(hello) < 3:
             self.error = "pad controller: a malformed hello"
-        elif hello[0] != pl.PROTOCOL:
+        elif hello[0] != pl.PROTOCOL or len(hello) < 15:
             self.error = (f"protocol mismatch: the pad controller speaks protocol {hello[0]}, "
                           f"this app {pl.PROTOCOL}: install the matching firmware "
                           f"(table-app firmware install)")
         elif hello[1] != self.seats or hello[2] != RING:
             self.error = (f"seat count mismatch: the pad controller has {hello[1]} pads of "
                           f"{hello[2]} pixels, the game needs {self.seats} of {RING}")
+        elif hello[7:15] != pl.proof(self.secret, self.challenge):
+            # not ours (another device with the Pico's id, or firmware from another table):
+            # it gets no picture, and its buttons are not heard
+            self.error = ("the pad controller is not paired with this table: install the "
+                          "firmware from this Pi (table-app firmware install)")
         else:
             self.error = None
-            self.firmware = hello[3:].decode("utf-8", "replace")
+            boot = bytes(hello[3:7])
+            with self.link.lock:
+                if boot != self.boot:            # the controller restarted: a new session
+                    self.boot = boot
+                    self.link.receiver.reset()
+                    self.link.offsets.clear()
+            self.firmware = hello[15:].decode("utf-8", "replace")
             self.stats["connects"] += 1
             self.connected.set()
             # the whole ring state again: the controller may have been reset or dark
@@ -304,17 +343,32 @@ class SerialPads(PadBackend):
                     self.stats["pad_bad_frames"] = pl.u16(body, 0)
                     self.stats["pad_resends"] = pl.u16(body, 2)
                     self.stats["pad_dropped"] = pl.u16(body, 4)
-                elif kind == pl.EDGE and seq:
+                elif kind == pl.EDGE and seq and self.connected.is_set():
                     self._write(pl.frame(pl.ACK, 0, bytes([seq])))
-                    if len(body) >= 6 and link.receiver.fresh(seq) and 1 <= body[0] <= self.seats:
+                    if len(body) >= 6 and link.receiver.fresh(seq) and 1 <= body[0] <= self.seats \
+                            and self._within_rate(now):
                         t = self._pad_time(now, pl.u32(body, 2))
                         self.down[body[0]] = bool(body[1])
                         self.sink(PadEdge(body[0], bool(body[1]), t))
 
+    def _within_rate(self, now: float) -> bool:
+        """At most EDGE_RATE edges a second (with a burst of as many): twelve players
+        tapping fast stay far below it; a flood is dropped, counted, and never journaled."""
+        self._tokens = min(EDGE_RATE, self._tokens + (now - self._tokens_at) * EDGE_RATE)
+        self._tokens_at = now
+        if self._tokens < 1:
+            self.stats["flooded"] = self.stats.get("flooded", 0) + 1
+            return False
+        self._tokens -= 1
+        return True
+
     def _offset(self, now: float, pad_ms: int) -> None:
         # host time minus pad time; the smallest recent sample had the least delay
         offsets = self.link.offsets
-        offsets.append((now, now - pad_ms / 1000))
+        offset = now - pad_ms / 1000
+        if offsets and abs(offset - min(o for _, o in offsets)) > 1.0:
+            offsets.clear()        # the pad's clock jumped (it restarted, or ticks wrapped)
+        offsets.append((now, offset))
         while offsets and now - offsets[0][0] > 10:
             offsets.popleft()
 
