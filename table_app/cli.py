@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import warnings
 from collections.abc import Sequence
 
 from .rules import (
@@ -20,6 +22,10 @@ from .rules import effects as E
 from .rules.bots import POLICIES
 from .rules.narrate import describe
 from .rules.script import Replay
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")      # no banner before our words
+# gpiozero says so when it falls back off a Pi; the table says what it means, once
+warnings.filterwarnings("ignore", module="gpiozero")
 
 
 def narrate(replay: Replay) -> list[str]:

@@ -7,6 +7,7 @@ the scripted fake (fake clock).
 
 from __future__ import annotations
 
+import dataclasses
 import queue
 import time
 from typing import Any
@@ -121,17 +122,21 @@ class SimRig(Rig):
 
 
 class GpioRig(Rig):
-    name = "gpio"
-    real_time = True
+    """gpiozero's own Button and PWMLED on its MockFactory pins; edges stamped with a fake
+    clock, so holds and stuck buttons are judged without waiting (gpiozero's own debounce
+    is off here: the grammar debounces every backend alike)."""
 
-    def __init__(self, stuck: float = 1.5) -> None:
+    name = "gpio"
+
+    def __init__(self, stuck: float = 20.0) -> None:
         super().__init__(stuck)
         from gpiozero.pins.mock import MockFactory, MockPWMPin
 
         from table_app.pads.gpio import GpioPads, load_pins
-        self.clock = MonotonicClock()
+        self.clock = FakeClock()
         self.factory = MockFactory(pin_class=MockPWMPin)
         self.pins = load_pins(seats=12)
+        self.pins = dataclasses.replace(self.pins, bounce_time=None)
         self.backend = GpioPads(12, self.q.put, self.clock, pins=self.pins,
                                 pin_factory=self.factory)
         self._panel()
@@ -144,9 +149,6 @@ class GpioRig(Rig):
 
     def release(self, seat: int) -> None:
         self.pin(seat).drive_high()
-
-    def wait(self, seconds: float) -> None:
-        time.sleep(seconds)
 
     def close(self) -> None:
         super().close()

@@ -11,6 +11,20 @@ import time
 from pathlib import Path
 
 
+def _until(cond, timeout: float = 60.0) -> bool:  # type: ignore[no-untyped-def]
+    """Wait for the app to get somewhere (however loaded the machine), not for a time."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text().splitlines() if path.exists() else []
+
+
 def test_the_table_app_runs_and_journals(tmp_path: Path) -> None:
     journal = tmp_path / "game.journal"
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
@@ -18,9 +32,9 @@ def test_the_table_app_runs_and_journals(tmp_path: Path) -> None:
     proc = subprocess.Popen([sys.executable, "-m", "table_app", "--format", "classic",
                              "--players", "9", "--journal", str(journal), "--new"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    time.sleep(4)
+    assert _until(lambda: len(_lines(journal)) >= 3)        # dealt, and its loop running
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
+    out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert "Georgian classic" in out or "Classic" in out
     entries = [json.loads(line) for line in journal.read_text().splitlines()]
@@ -29,8 +43,10 @@ def test_the_table_app_runs_and_journals(tmp_path: Path) -> None:
     # started again, it resumes the same game
     proc = subprocess.Popen([sys.executable, "-m", "table_app", "--journal", str(journal)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    time.sleep(3)
+    before = len(_lines(journal))
+    # resumed: it journals again (time passes in the deal's turns) where it left off
+    assert _until(lambda: len(_lines(journal)) > before)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
+    out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert "(resumed)" in out

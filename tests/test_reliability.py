@@ -259,3 +259,24 @@ def test_the_kill_drill_ends_every_game_the_same(tmp_path: Path) -> None:
         assert got == want, fmt_id
         total += kills
     assert total >= 50
+
+
+def test_bad_pads_settings_are_one_line_errors(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    bad_pins = tmp_path / "pins.toml"
+    bad_pins.write_text('[seats]\n1 = { button = 4, led = 4 }\n')
+    cases = [({"TABLE_APP_PADS": "bogus"}, "unknown pad backend 'bogus'"),
+             ({"TABLE_APP_PADS": "gpio", "TABLE_APP_PINS": str(bad_pins)}, "pins.toml"),
+             ({"TABLE_APP_PADS": "gpio", "TABLE_APP_PINS": str(tmp_path / "none.toml")},
+              "cannot read the pin map")]
+    for extra, why in cases:
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+               "XDG_CONFIG_HOME": str(tmp_path), **extra}
+        proc = subprocess.run([sys.executable, "-m", "table_app", "--format", "yakuza",
+                               "--new", "--journal", str(tmp_path / "j")],
+                              capture_output=True, text=True, env=env, timeout=60)
+        assert proc.returncode == 2, proc.stderr
+        lines = proc.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("table-app: ") and why in lines[0], lines

@@ -9,6 +9,7 @@ MockFactory.
 
 from __future__ import annotations
 
+import os
 import threading
 import tomllib
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ class PinMap:
 def load_pins(path: str | Path | None = None, seats: int | None = None,
               text: str | None = None) -> PinMap:
     """Read and check a pin map; every problem is a PadError that names the entry."""
-    where = str(path or DEFAULT_PINS)
+    where = str(path or os.environ.get("TABLE_APP_PINS") or DEFAULT_PINS)
     try:
         raw = tomllib.loads(text if text is not None else Path(where).read_text("utf-8"))
     except OSError as exc:
