@@ -30,7 +30,11 @@ class HostKeys:
         return (__doc__ or "").strip()
 
     def command(self, key: str, shift: bool = False) -> Host | None:
-        """One key; the command it completes, if any."""
+        """One key (a seat key is named by its unshifted character); the command it
+        completes, if any. A key that means nothing here means nothing: it cancels a
+        half-typed command and sends none."""
+        if not key:
+            return None                   # Shift alone, an arrow, a key with no character
         if self.mode:
             if key in SEAT_KEYS and shift:
                 self.mode.append(str(SEAT_KEYS.index(key) + 1))
@@ -49,15 +53,15 @@ class HostKeys:
             return Host(("pause",) if self.paused else ("resume",))
         if key == "\r":
             return Host(("skip",))
-        if key in "sS":
+        if key in ("s", "S"):
             return Host(("start",))
-        if key in "uU":
+        if key in ("u", "U"):
             return Host(("undo",))
-        if key in "fF":
+        if key in ("f", "F"):
             self.mode = ["foul"]
-        elif key in "dD":
+        elif key in ("d", "D"):
             self.mode = ["disqualify"]
-        elif key in "aA":
+        elif key in ("a", "A"):
             self.mode = ["act"]
         return None
 
@@ -67,11 +71,28 @@ class HostKeys:
         if ev.type != pygame.KEYDOWN:
             return ev.type == pygame.KEYUP and bool(ev.mod & pygame.KMOD_SHIFT)
         shift = bool(ev.mod & pygame.KMOD_SHIFT)
-        key = ev.unicode.lower() if ev.unicode else ""
+        key = _key_name(ev, pygame)
         if key in SEAT_KEYS and key and not shift and not self.mode:
             return False                  # a pad
-        cmd = self.command(key if key != "" else ("\r" if ev.key == pygame.K_RETURN else ""),
-                           shift)
+        cmd = self.command(key, shift)
         if cmd is not None:
             self.put(cmd)
         return True
+
+
+def _key_name(ev: Any, pygame: Any) -> str:
+    """The key as its unshifted character: Shift+3 is "3" (not "#" or "№" on the keyboard's
+    layout), Enter is "\\r", a key with no character is ""."""
+    if ev.key == pygame.K_RETURN or ev.key == pygame.K_KP_ENTER:
+        return "\r"
+    if ev.key == pygame.K_SPACE:
+        return " "
+    seat_keys = {getattr(pygame, f"K_{c}"): c for c in "1234567890"}
+    seat_keys.update({pygame.K_MINUS: "-", pygame.K_EQUALS: "="})
+    if ev.key in seat_keys:
+        return seat_keys[ev.key]
+    letters = {getattr(pygame, f"K_{c}"): c for c in "sufda"}
+    if ev.key in letters:
+        return letters[ev.key]
+    text = ev.unicode or ""
+    return "?" if text.isprintable() and text else ""     # some other key: it cancels

@@ -1,0 +1,66 @@
+"""The host's keys, as pygame delivers them: seat keys with Shift, Shift alone, arrows."""
+
+from __future__ import annotations
+
+import os
+
+import pygame
+import pytest
+
+from table_app.table import Host
+from table_app.table.host import HostKeys
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+
+def key(k: int, shift: bool = False, text: str = "") -> pygame.event.Event:
+    mod = pygame.KMOD_LSHIFT if shift else 0
+    return pygame.event.Event(pygame.KEYDOWN, key=k, mod=mod, unicode=text)
+
+
+@pytest.fixture
+def keys() -> tuple[HostKeys, list[Host]]:
+    pygame.init()
+    sent: list[Host] = []
+    return HostKeys(sent.append), sent
+
+
+def test_foul_on_the_seat_pressed_with_shift(keys) -> None:  # type: ignore[no-untyped-def]
+    hk, sent = keys
+    hk.handle_pygame(key(pygame.K_f, text="f"))
+    hk.handle_pygame(key(pygame.K_LSHIFT, shift=True))            # Shift alone: nothing
+    hk.handle_pygame(key(pygame.K_3, shift=True, text="#"))       # Shift+3 types '#'
+    assert sent == [Host(("foul", "3"))]
+
+
+def test_disqualify_seat_twelve_and_act_for_a_seat(keys) -> None:  # type: ignore[no-untyped-def]
+    hk, sent = keys
+    hk.handle_pygame(key(pygame.K_d, text="d"))
+    hk.handle_pygame(key(pygame.K_LSHIFT, shift=True))
+    hk.handle_pygame(key(pygame.K_EQUALS, shift=True, text="+"))
+    hk.handle_pygame(key(pygame.K_a, text="a"))
+    hk.handle_pygame(key(pygame.K_0, shift=True, text=")"))
+    hk.handle_pygame(key(pygame.K_SPACE, shift=True, text=" "))
+    assert sent == [Host(("disqualify", "12")), Host(("act", "10", "-"))]
+
+
+def test_shift_alone_and_arrows_send_nothing(keys) -> None:  # type: ignore[no-untyped-def]
+    hk, sent = keys
+    for k in (pygame.K_LSHIFT, pygame.K_RSHIFT, pygame.K_UP, pygame.K_LEFT, pygame.K_F1):
+        hk.handle_pygame(key(k, shift=k in (pygame.K_LSHIFT, pygame.K_RSHIFT)))
+    assert sent == []
+
+
+def test_a_seat_key_without_shift_is_a_pad(keys) -> None:  # type: ignore[no-untyped-def]
+    hk, sent = keys
+    assert hk.handle_pygame(key(pygame.K_5, text="5")) is False
+    assert hk.handle_pygame(key(pygame.K_s, text="s")) is True and sent == [Host(("start",))]
+
+
+def test_a_stray_key_cancels_a_half_typed_command(keys) -> None:  # type: ignore[no-untyped-def]
+    hk, sent = keys
+    hk.handle_pygame(key(pygame.K_f, text="f"))
+    hk.handle_pygame(key(pygame.K_UP))                           # no character: nothing...
+    hk.handle_pygame(key(pygame.K_x, text="x"))                  # ...a stray key cancels
+    hk.handle_pygame(key(pygame.K_3, shift=True, text="#"))
+    assert sent == []
