@@ -328,3 +328,17 @@ def test_undo_and_restart_send_no_past_picture(tmp_path: Path) -> None:
     app2, _, _, pads2 = virtual_table(tmp_path / "j", seed=6)
     shown = [p for _, p in pads2.history]
     assert not any(isinstance(p, (RoleCard, CheckShown)) for p in shown)
+
+
+def test_start_after_a_game_begins_the_next_one_at_the_same_table(tmp_path: Path) -> None:
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=7, fmt_id="classic", players=9)
+    first = run_virtual(app, bots, clock)
+    assert first.stage == "over"
+    app.feed(Host(("start",)))
+    table = app.table
+    assert table is not first and table.stage == "deal" and table.cfg.players == 9
+    assert table.cfg.fmt.id == "classic" and table.game.phase == "ready"
+    lines = (tmp_path / "j").read_text().splitlines()
+    assert json.loads(lines[0])["k"] == "start" and len(lines) == 2     # a journal of its own
+    bots2 = type(bots)(pads, 8)
+    assert run_virtual(app, bots2, clock).stage == "over"

@@ -177,7 +177,8 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
                else DIM)
         y += 18
     # commands: the bottom rows are touch buttons
-    row = [("start", ("start",)), ("resume" if pub.paused else "pause",
+    row = [("next_game" if pub.phase == "over" else "start", ("start",)),
+           ("resume" if pub.paused else "pause",
                                    ("resume",) if pub.paused else ("pause",)),
            ("skip", ("skip",)), ("undo", ("undo",))]
     for i, (key, cmd) in enumerate(row):

@@ -151,6 +151,9 @@ class TableApp:
         if isinstance(inp, Host) and inp.cmd[:1] == ("undo",):
             self._undo(now)
             return
+        if isinstance(inp, Host) and inp.cmd == ("start",) and self.table.stage == "over":
+            self.next_game()               # Start after a game: the next one, same table
+            return
         entry = encode(inp, now)
         self.journal.write(entry)
         self.entries.append(entry)
@@ -161,6 +164,23 @@ class TableApp:
             watch(self.table)
         if isinstance(inp, PadLink) and inp.up:
             self.sync_buttons()              # what happened to the buttons while unplugged
+
+    def next_game(self, seed: int | None = None) -> Table:
+        """A new game at the same table (format, seats, language, dealing), with a new deal:
+        the finished game's journal gives way to the new one."""
+        assert self.journal is not None and self.entries
+        old = self.entries[0]
+        start = {"t": self.clock.now(), "k": "start", "fmt": old["fmt"],
+                 "format_file": old.get("format_file"), "players": old["players"],
+                 "lang": old["lang"], "deal": old["deal"],
+                 "seed": new_seed() if seed is None else seed}
+        self.journal.reset()
+        self.journal.write(start)
+        self.entries = [start]
+        self.resumed = False
+        self.table = self._new_table(start)
+        self.feed(Host(("begin",)))
+        return self.table
 
     def sync_buttons(self) -> None:
         """The table's view of every button, made what the hardware says now (after a
