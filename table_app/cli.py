@@ -132,11 +132,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     from .pads import PadError
     from .table.journal import JournalError
 
+    if args.players is not None and args.players < 1:
+        print("table-app: --players takes 1 or more", file=sys.stderr)
+        return 2
     try:
         return run.demo(args) if args.demo else run.play(args)
     except (RulesError, ValueError, OSError, JournalError, PadError) as exc:
         print(f"table-app: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:             # Ctrl-C anywhere: a quiet stop, the journal kept
+        print("table-app: stopped (the game resumes where it was)", file=sys.stderr)
+        return 130
 
 
 def _table_options(p: argparse.ArgumentParser) -> None:

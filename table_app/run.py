@@ -26,6 +26,10 @@ DEFAULT_JOURNAL = Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" /
     / "table-app" / "game.journal"
 
 
+class NoDisplay(OSError):
+    """The host's screen cannot be shown."""
+
+
 class Captions:
     """A voice that prints what it says (the headless demo, a table without speakers)."""
 
@@ -123,7 +127,16 @@ def play(args: Any) -> int:
     kind = backend_kind(kind)
     pygame.init()
     width = 800 + (480 if kind == "sim" else 0)
-    window = pygame.display.set_mode((width, 480))
+    try:
+        window = pygame.display.set_mode((width, 480))
+    except pygame.error as exc:
+        raise NoDisplay(f"no display could be opened ({exc})") from None
+    asked = os.environ.get("SDL_VIDEODRIVER", "")
+    if pygame.display.get_driver() in ("offscreen", "dummy") and not asked:
+        # SDL found no screen and drew into memory: a table nobody can see is no table
+        raise NoDisplay("no display found (no desktop session, and no console screen SDL "
+                        "could open): start it on the Pi's screen, or set "
+                        "SDL_VIDEODRIVER=dummy to run it headless on purpose")
     pygame.display.set_caption("Mafia table")
     host_area = window.subsurface((0, 0, 800, 480))
     names = load_names()
@@ -140,7 +153,7 @@ def play(args: Any) -> int:
         while not setup.done:
             buttons = draw_setup(painter, host_area, setup)
             pygame.display.flip()
-            ev = pygame.event.wait()
+            ev = pygame.event.wait(200)       # a timeout, so Ctrl-C is heard here too
             if ev.type == pygame.QUIT:
                 return 0
             if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:

@@ -50,3 +50,32 @@ def test_the_table_app_runs_and_journals(tmp_path: Path) -> None:
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     assert "(resumed)" in out
+
+
+def test_no_display_is_a_clear_message_not_an_invisible_table(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY",
+                                                             "SDL_VIDEODRIVER")}
+    env.update(SDL_AUDIODRIVER="dummy", XDG_CONFIG_HOME=str(tmp_path), TABLE_APP_PADS="sim")
+    proc = subprocess.run([sys.executable, "-m", "table_app", "--format", "yakuza", "--new",
+                           "--journal", str(tmp_path / "j")], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 2
+    assert "table-app: no display" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_zero_players_is_refused() -> None:
+    proc = subprocess.run([sys.executable, "-m", "table_app", "--demo", "--fast", "--players",
+                           "0"], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.strip() == "table-app: --players takes 1 or more"
+
+
+def test_ctrl_c_on_the_setup_screen_is_a_quiet_stop(tmp_path: Path) -> None:
+    journal = tmp_path / "j"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "XDG_CONFIG_HOME": str(tmp_path), "TABLE_APP_PADS": "sim"}
+    proc = subprocess.Popen([sys.executable, "-m", "table_app", "--journal", str(journal)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    time.sleep(2.0)                       # starting, or on the setup screen: either way
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert "Traceback" not in err and proc.returncode in (0, 130), err
