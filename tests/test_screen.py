@@ -215,3 +215,19 @@ def test_the_room_has_a_window_of_its_own_that_shows_the_public_view(tmp_path: P
         assert host.get_size() == (800, 480) and room.window.title == "Mafia table: the room"
     finally:
         room.close()
+
+
+def test_the_host_reads_what_the_voice_says_and_every_private_result(tmp_path: Path) -> None:
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="classic", players=11,
+                                        lang="ru")
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.day_no == 2)
+    words = [c.text for c in table.captions]
+    assert any(w.startswith("Город засыпает") for w in words), words[:5]
+    view = host_view(table)
+    assert view.captions and view.captions[-1] == words[-1]
+    notes = [n.text for n in table.log]
+    assert any(n.startswith("detective checked seat ") for n in notes)
+    assert any(n.startswith("mafia: seat ") for n in notes)
+    # none of it reaches the room
+    room = str(public_state(table))
+    assert "checked" not in room and "mafia:" not in room

@@ -64,7 +64,8 @@ class HostView:
     seats: tuple[SeatView, ...]          # with roles and who is awake
     window: str = ""
     choices: tuple[tuple[str, str], ...] = ()   # decision -> chosen seat ("-" nothing)
-    notes: tuple[str, ...] = ()          # movement at night, faults, warnings
+    notes: tuple[str, ...] = ()          # movement at night, faults, choices, checks
+    captions: tuple[str, ...] = ()       # the last lines the voice said
     pending: str = ""                    # what the host must decide now
 
 
@@ -138,7 +139,8 @@ def host_view(table: Table, names: Names | None = None,
         pending = "start"
     elif table.paused:
         pending = "resume"
-    return HostView(pub, seats, window, choices, notes, pending)
+    captions = tuple(c.text for c in table.captions[-2:])
+    return HostView(pub, seats, window, choices, notes, captions=captions, pending=pending)
 
 
 class Totals:

@@ -176,6 +176,11 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         p.text(surf, note[:42], (x, y), 13, ORANGE if "movement" in note or "pad" in note
                else DIM)
         y += 18
+    # what the voice just said, for a host without sound (or with a noisy room)
+    cy = 336
+    for line in view.captions[-2:]:
+        p.text(surf, "“" + line[:44] + "”", (x, cy), 13, TEXT)
+        cy += 18
     # commands: the bottom rows are touch buttons
     row = [("next_game" if pub.phase == "over" else "start", ("start",)),
            ("resume" if pub.paused else "pause",

@@ -31,11 +31,11 @@ class HostCommands:
                 self.start_game()
             elif name == "pause":
                 self._pause("host")
-                self.voice.say(["pause"])
+                self.say(["pause"])
             elif name == "resume":
                 self.pause_reasons.discard("host")
                 if not self.pause_reasons:
-                    self.voice.say(["resume"])
+                    self.say(["resume"])
                     self.timers.resume(self.now)
             elif name == "skip":
                 t = self.timers.timer

@@ -27,6 +27,7 @@ from ..rules import actions as A
 from ..rules import effects as E
 from ..rules.format import Format
 from ..rules.roles import DECISION, Act, OptionValue
+from ..sound.catalogue import text
 from ..sound.narration import Narrator
 from .commands import HostCommands
 from .deal import Dealing
@@ -112,6 +113,7 @@ class Table(Dealing, HostCommands):
         self.nominated_this_speech = False
         self.answered: set[int] = set()     # seats whose ring shows a private answer
         self.log: list[Shown] = []
+        self.captions: list[Shown] = []     # what the voice said, for the host's eyes
         self.movement: list[tuple[float, int]] = []
         self.on_effects: Callable[[list[E.Effect]], None] | None = None
         self.now = 0.0
@@ -174,7 +176,7 @@ class Table(Dealing, HostCommands):
             return
         self.stage = "play"
         self.questions.stop()
-        self.voice.say(["game_starts"])
+        self.say(["game_starts"])
         self._apply(A.BeginNight())
         self.writer.phase("night")
 
@@ -185,7 +187,7 @@ class Table(Dealing, HostCommands):
             self.on_effects(fx)
         for f in fx:
             for line in self.narrator.lines(f):
-                self.voice.say(line)
+                self.say(line)
         for f in fx:
             self._effect(f)
         if self.game.phase == "over" and self.stage != "over":
@@ -215,7 +217,12 @@ class Table(Dealing, HostCommands):
             self.questions.stop()
             self.questions.ask(f.seat, Question("take", f.voters))
             self.timers.start("take", float(self.cfg.fmt.timers.get("vote", 15)), self.now)
+        elif isinstance(f, E.Decided):
+            what = "nothing" if f.target is None else f"seat {f.target}"
+            how = f" ({f.mode})" if f.mode else " (by the rules)" if f.default else ""
+            self._note(f"{f.decision}: {what}{how}")                   # the host's eyes only
         elif isinstance(f, E.CheckResult):
+            self._note(f"{f.by} checked seat {f.target}: {f.result}")     # the host's eyes
             # the answer, on the checker's ring only: one pixel, like every other answer
             self.questions.forget(f.audience)
             self.panel.show(f.audience, CheckShown(f.target, f.result))
@@ -380,13 +387,13 @@ class Table(Dealing, HostCommands):
             if isinstance(ev, PadFault):
                 self._note(f"pad {ev.seat or 'controller'}: {ev.reason}")
                 self._pause(f"pad:{ev.seat}:{ev.reason}")
-                self.voice.say(["pad_fault"])
+                self.say(["pad_fault"])
             elif isinstance(ev, PadRecovered):
                 self._note(f"pad {ev.seat or 'controller'}: back ({ev.reason})")
                 for r in [r for r in self.pause_reasons if r.startswith(f"pad:{ev.seat}:")]:
                     self.pause_reasons.discard(r)
                 if self.paused and not self.pause_reasons:
-                    self.voice.say(["pad_back"])
+                    self.say(["pad_back"])
                     self.timers.resume(self.now)
             elif self.paused:
                 continue
@@ -480,6 +487,14 @@ class Table(Dealing, HostCommands):
 
     def _note(self, text: str) -> None:
         self.log.append(Shown(self.now, text))
+
+    def say(self, line: list[str]) -> None:
+        """Say a line, and show it on the host's screen too (a host without sound is not
+        blind): the captions are the words, in the table's language."""
+        self.voice.say(line)
+        words = " ".join(text(clip, self.cfg.lang) or clip for clip in line)
+        self.captions.append(Shown(self.now, words))
+        del self.captions[:-20]
 
 
 def new_seed() -> int:

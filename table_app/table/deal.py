@@ -28,7 +28,7 @@ class Dealing:
         card registration."""
         self.questions.new_phase("deal")
         self.panel.set_cap(self.cfg.night_cap)
-        self.voice.say(["city_sleeps"])
+        self.say(["city_sleeps"])
         if self.cfg.deal == "cards":
             self.stage = "register"
             roles = self.cfg.fmt.composition[self.cfg.players]
@@ -49,7 +49,7 @@ class Dealing:
         if self.viewer > self.cfg.players:
             self._ready("every player has seen his role: press start")
             return
-        self.voice.say(["hold_to_see", num(self.viewer)])
+        self.say(["hold_to_see", num(self.viewer)])
         self.timers.start("view", VIEW_TURN, self.now)
 
     def _ready(self: Table, note: str) -> None:
@@ -61,7 +61,7 @@ class Dealing:
         if not self.registering:
             self._finish_registration()
             return
-        self.voice.say([ROLE[self.registering[0]].clip, "press_button"])
+        self.say([ROLE[self.registering[0]].clip, "press_button"])
         self.timers.start("register", REGISTER_TURN, self.now)
 
     def _finish_registration(self: Table) -> None:
