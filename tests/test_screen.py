@@ -155,6 +155,35 @@ def test_touch_sends_host_commands(tmp_path: Path) -> None:
     screen.update(host_view(app.table))
     seat8 = next(b for b in screen.buttons if b.cmd == ("seat", "8"))
     assert screen.touch((seat8.rect[0] + 30, seat8.rect[1] + 30)) == ("act", "5", "8")
+    # acting for a seat: "nothing" is a choice too
+    screen.selected = 6
+    screen.update(host_view(app.table))
+    act = next(b for b in screen.buttons if b.cmd == ("act", "6"))
+    screen.touch((act.rect[0] + 5, act.rect[1] + 5))
+    screen.update(host_view(app.table))
+    nothing = next(b for b in screen.buttons if b.cmd == ("act", "6", "-"))
+    assert screen.touch((nothing.rect[0] + 5, nothing.rect[1] + 5)) == ("act", "6", "-")
+    # a removal asks once more before it is sent
+    screen.selected = 4
+    screen.update(host_view(app.table))
+    remove = next(b for b in screen.buttons if b.cmd == ("confirm", "4"))
+    assert screen.touch((remove.rect[0] + 5, remove.rect[1] + 5)) is None
+    screen.update(host_view(app.table))
+    sure = next(b for b in screen.buttons if b.cmd == ("disqualify", "4"))
+    assert screen.touch((sure.rect[0] + 5, sure.rect[1] + 5)) == ("disqualify", "4")
+
+
+def test_an_awake_seat_pressing_on_the_introduction_night_is_no_alarm(tmp_path: Path) -> None:
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=4)
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night"
+                        and t.game.waiting().window == "detective")
+    detective = table.game.roles.index("detective")
+    pads.press(detective)
+    app.feed(app.inbox.get_nowait())
+    clock.advance(0.1)
+    pads.release(detective)
+    app.feed(app.inbox.get_nowait())
+    assert not table.movement and not any("movement" in n.text for n in table.log)
 
 
 @pytest.mark.parametrize("lang", ["ka", "ru"])

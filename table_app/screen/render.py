@@ -148,7 +148,8 @@ def draw_public(p: Painter, surf: Any, pub: PublicState) -> None:
         p.text(surf, f"{t('speaking', lang)}: {speaking[0]}", (x, 420), 22, GREEN, True)
 
 
-def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None) -> list[Button]:
+def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None,
+              acting: int | None = None, confirm: tuple[str, ...] | None = None) -> list[Button]:
     """The host's screen: the whole table, roles and choices, and the command buttons."""
     surf.fill(BG)
     pub = view.public
@@ -188,9 +189,18 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
            ("skip", ("skip",)), ("undo", ("undo",))]
     for i, (key, cmd) in enumerate(row):
         buttons.append(_button(p, surf, (x + i * 75, 380, 70, 40), cmd, t(key, lang)))
-    if selected is not None:
+    if acting is not None:
+        # acting for a broken pad: the next seat tapped is his choice, or nothing
+        p.text(surf, f"#{acting}: {t('act_target', lang)}", (x, 432), 14, AMBER, True)
+        buttons.append(_button(p, surf, (x + 200, 428, 90, 40), ("act", str(acting), "-"),
+                               t("nothing", lang)))
+    elif confirm is not None:
+        # a removal is not undone by a slip of the finger: it asks once more
+        p.text(surf, f"#{confirm[1]}: {t('confirm_remove', lang)}", (x, 432), 14, RED, True)
+        buttons.append(_button(p, surf, (x + 200, 428, 90, 40), confirm, t("disqualify", lang)))
+    elif selected is not None:
         sel = str(selected)
-        seat_row = [("foul", ("foul", sel)), ("disqualify", ("disqualify", sel)),
+        seat_row = [("foul", ("foul", sel)), ("disqualify", ("confirm", sel)),
                     ("act", ("act", sel))]
         p.text(surf, f"#{selected}", (x, 432), 18, TEXT, True)
         for i, (key, cmd) in enumerate(seat_row):
@@ -220,10 +230,12 @@ class Screen:
         self.draws = 0
         self.selected: int | None = None
         self.acting: int | None = None
+        self.confirm: tuple[str, ...] | None = None   # a removal waiting for its second tap
 
     def update(self, view: HostView) -> bool:
         """Draw if anything changed; True if it drew."""
-        model = (view.public if self.public else view, self.selected, self.public)
+        model = (view.public if self.public else view, self.selected, self.acting,
+                 self.confirm, self.public)
         if model == self.last:
             return False
         self.last = model
@@ -232,7 +244,8 @@ class Screen:
             draw_public(self.painter, self.surface, view.public)
             self.buttons = []
         else:
-            self.buttons = draw_host(self.painter, self.surface, view, self.selected)
+            self.buttons = draw_host(self.painter, self.surface, view, self.selected,
+                                     self.acting, self.confirm)
         return True
 
     def touch(self, pos: tuple[int, int]) -> tuple[str, ...] | None:
@@ -244,12 +257,19 @@ class Screen:
                     if self.acting is not None:          # act for that seat: this target
                         cmd, self.acting = ("act", str(self.acting), str(seat)), None
                         return cmd
+                    self.confirm = None
                     self.selected = None if self.selected == seat else seat
                     return None
-                if b.cmd[0] == "act":
+                if b.cmd[0] == "act" and len(b.cmd) == 2:
                     self.acting = int(b.cmd[1])          # the next seat tapped is the choice
                     self.selected = None
                     return None
+                if b.cmd[0] == "confirm":
+                    self.confirm = ("disqualify", b.cmd[1])   # ask once more
+                    self.selected = None
+                    return None
+                self.acting = None
+                self.confirm = None
                 if b.cmd[0] in ("foul", "disqualify"):
                     self.selected = None
                 return b.cmd

@@ -411,7 +411,10 @@ class Table(Dealing, HostCommands):
                 self._confirmed(ev.seat, ev.choice)
 
     def _out_of_turn(self, seat: int) -> None:
-        if self.stage == "play" and self.game.phase == "night":
+        g = self.game
+        if self.stage == "play" and g.phase == "night":
+            if g.step == "windows" and seat in g.waiting().awake:
+                return          # his eyes are open (an introduction): a press is no alarm
             self.movement.append((self.now, seat))
             self._note(f"movement at night: seat {seat}")
 
