@@ -76,15 +76,15 @@ def render(pic, t=0.0, size=12, rotation=0, cap=1.0):
                 px[s - 1] = base
         if 1 <= pic[4] <= size:
             px[pic[4] - 1] = CHOSEN
-        if 1 <= pic[3] <= size:
-            px[pic[3] - 1] = CURSOR
+        if 1 <= pic[3] <= size and pic[3] != pic[4]:
+            px[pic[3] - 1] = CURSOR          # on the chosen seat the green shows: it is taken
     elif kind == YESNO:
         px[0] = YES
         px[1] = NO
         if pic[2] in (1, 2):
             px = [OFF] * size                  # the answer given: one pixel, like any other
             px[pic[2] - 1] = CHOSEN
-        if 1 <= pic[1] <= size:
+        if 1 <= pic[1] <= size and pic[1] != pic[2]:
             px[pic[1] - 1] = CURSOR
     elif kind == CHECK:
         result = pic[2] if pic[2] < len(ANSWER) else 3

@@ -184,7 +184,20 @@ class SerialRig(Rig):
         time.sleep(seconds)
 
     def pump(self) -> list[PadEvent]:
-        time.sleep(0.03)          # the round trip through the firmware
+        # the round trip through the firmware, however loaded the machine: take what comes
+        # until the link has been quiet a while
+        time.sleep(0.03)
+        raws: list[RawPadEvent] = []
+        quiet_since = time.monotonic()
+        end = quiet_since + 1.0
+        while time.monotonic() < end and time.monotonic() - quiet_since < 0.12:
+            try:
+                raws.append(self.q.get(timeout=0.01))
+                quiet_since = time.monotonic()
+            except queue.Empty:
+                pass
+        for raw in raws:
+            self.q.put(raw)
         return super().pump()
 
     def close(self) -> None:
