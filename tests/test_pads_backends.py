@@ -198,3 +198,21 @@ def test_backend_switch(monkeypatch: pytest.MonkeyPatch) -> None:
         backend_kind()
     monkeypatch.setenv("TABLE_APP_PADS", "auto")
     assert backend_kind() == "sim"          # no Pico here: the simulator
+
+
+def test_the_ring_legend_draws_every_picture(tmp_path: Path) -> None:
+    from table_app.pads.legend import LEGEND, draw
+    kinds = {type(p).__name__ for p, _ in LEGEND}
+    assert kinds == {"Dark", "RoleCard", "Pick", "Vote", "YesNo", "CheckShown", "Countdown",
+                     "Fault"}
+    pygame.display.init()
+    surf = pygame.Surface((900, 1200))
+    draw(surf)
+    out = ROOT / "docs" / "ring-legend.png" if os.environ.get("UPDATE_SCREENSHOTS") else \
+        tmp_path / "legend.png"
+    pygame.image.save(surf, str(out))
+    assert out.stat().st_size > 10000
+    # the picture states a player must tell apart look different
+    chosen = render(Pick(frozenset({2, 5, 9}), cursor=5, chosen=5))
+    cursor = render(Pick(frozenset({2, 5, 9}), cursor=5))
+    assert chosen[4] == CHOSEN and cursor[4] == CURSOR

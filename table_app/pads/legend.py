@@ -1,0 +1,55 @@
+"""The ring legend: every picture a player may see on his ring, drawn as the rings draw it,
+for the printable page in docs/ring-legend.md (a test renders it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .rings import CheckShown, Countdown, Dark, Fault, Pick, Picture, RoleCard, Vote, YesNo, render
+
+#: (picture, what it says), in the order a player meets them. The asker sits at seat 1.
+LEGEND: tuple[tuple[Picture, str], ...] = (
+    (Dark(), "Dark: you are asked nothing (most of the night, for most seats)."),
+    (RoleCard("city", 2), "Your role (hold the button on your turn): side colour on top, "
+                          "a white mark for the role."),
+    (Pick(frozenset({2, 5, 9}), cursor=5), "Asked to choose: the seats you may choose glow "
+                                           "dim; the white one is where your cursor is."),
+    (Pick(frozenset({2, 5, 9}), cursor=9, chosen=5), "Chosen (green) while the cursor moves "
+                                                     "on: a new hold changes your choice."),
+    (Pick(frozenset({2, 5, 9}), cursor=5, chosen=5), "Chosen and the cursor on it: green."),
+    (Pick(frozenset({2, 5, 9})), "Cursor on nobody (past the last seat): a hold here "
+                                 "chooses nothing."),
+    (Vote(frozenset({4, 7}), cursor=4), "The blind vote: the nominees glow amber; white is "
+                                        "your cursor."),
+    (Vote(frozenset({4, 7}), cursor=4, chosen=7), "Your ballot is cast (green)."),
+    (YesNo(cursor=1), "A yes/no question: green is yes, red is no; white is your cursor."),
+    (YesNo(cursor=2, chosen=1), "You answered yes."),
+    (CheckShown(8, "red"), "A check: seat 8 is red (the city)."),
+    (CheckShown(8, "black"), "A check: seat 8 is black (blue light)."),
+    (CheckShown(8, "detective"), "The Don's search: found him at seat 8 (green)."),
+    (CheckShown(8, "no"), "The Don's search: not at seat 8 (amber)."),
+    (Countdown(40, 60), "Your speech: the ring counts your time down (blinks in the last "
+                        "10 s)."),
+    (Fault(), "This pad is faulty (a stuck button, a lost cable): tell the host."),
+)
+
+
+def draw(surface: Any, size: tuple[int, int] = (900, 1200)) -> None:
+    """The legend on a pygame surface: a ring and a line of text for each picture."""
+    import math
+
+    import pygame
+    pygame.font.init()
+    font = pygame.font.Font(None, 24)
+    surface.fill((250, 250, 250))
+    row = size[1] // len(LEGEND)
+    for i, (pic, words) in enumerate(LEGEND):
+        cx, cy = 60, i * row + row // 2
+        pygame.draw.circle(surface, (52, 54, 64), (cx, cy), row // 2 - 4)
+        for k, colour in enumerate(render(pic, 0.0)):
+            a = -math.pi / 2 + 2 * math.pi * k / 12
+            x = cx + int((row // 2 - 14) * math.cos(a))
+            y = cy + int((row // 2 - 14) * math.sin(a))
+            pygame.draw.circle(surface, colour if colour != (0, 0, 0) else (22, 22, 26),
+                               (x, y), 5)
+        surface.blit(font.render(words, True, (20, 20, 20)), (130, cy - 9))
