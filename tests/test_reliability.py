@@ -22,13 +22,19 @@ def _drain(app) -> None:  # type: ignore[no-untyped-def]
         app.feed(app.inbox.get_nowait())
 
 
-def test_a_stuck_button_pauses_and_its_release_resumes(tmp_path: Path) -> None:
+def _stuck(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A game in its first speech, with a sleeping seat's button held down past 20 s."""
     app, bots, clock, pads, table = _to_speech(tmp_path)
     seat = next(s for s in range(1, 13) if s not in table.asked)
     pads.press(seat)
     _drain(app)
     clock.advance(21)
     app.feed(Tick())
+    return app, pads, table, seat
+
+
+def test_a_stuck_button_pauses_and_its_release_resumes(tmp_path: Path) -> None:
+    app, pads, table, seat = _stuck(tmp_path)
     assert table.paused and any("stuck" in r for r in table.pause_reasons)
     left = table.time_left()
     pads.release(seat)                 # let go while paused: the release is heard
@@ -37,12 +43,7 @@ def test_a_stuck_button_pauses_and_its_release_resumes(tmp_path: Path) -> None:
 
 
 def test_the_host_cannot_resume_past_a_stuck_button_but_its_release_does(tmp_path: Path) -> None:
-    app, bots, clock, pads, table = _to_speech(tmp_path)
-    seat = next(s for s in range(1, 13) if s not in table.asked)
-    pads.press(seat)
-    _drain(app)
-    clock.advance(21)
-    app.feed(Tick())
+    app, pads, table, seat = _stuck(tmp_path)
     app.feed(Host(("resume",)))
     assert table.paused                # the pad is still faulty
     pads.release(seat)
