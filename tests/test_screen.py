@@ -260,3 +260,21 @@ def test_the_host_reads_what_the_voice_says_and_every_private_result(tmp_path: P
     # none of it reaches the room
     room = str(public_state(table))
     assert "checked" not in room and "mafia:" not in room
+
+
+@pytest.mark.parametrize("lang", ["ka", "uz"])
+def test_the_host_screen_speaks_the_tables_language(tmp_path: Path, lang: str) -> None:
+    from table_app.screen.render import role_name
+    from table_app.sound.catalogue import text
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=14, lang=lang)
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night"
+                        and t.game.night_no == 2 and t.game.step == "windows" and bool(t.asked))
+    hv = host_view(table, Names({1: "Nino", 2: "Giorgi"}), now=clock.now())
+    surf = _surface()
+    assert Screen(surf).update(hv)
+    if SHOTS:
+        pygame.image.save(surf, str(SHOTS / f"host-night-{lang}.png"))
+    assert role_name("doctor", lang) == text("role_doctor", lang).rstrip(".")
+    assert role_name("doctor", lang) != "doctor"
+    from table_app.screen.model import t
+    assert t("window_mafia", lang) != "window_mafia" and t("lang_" + lang, "en") != "lang_" + lang

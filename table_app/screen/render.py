@@ -69,6 +69,14 @@ class Painter:
         return rect
 
 
+def role_name(role: str, lang: str) -> str:
+    """A role's name as the voice says it, in the table's language (its clip's text)."""
+    from ..rules.roles import ROLE
+    from ..sound.catalogue import text
+    clip = ROLE[role].clip if role in ROLE else f"role_{role}"
+    return (text(clip, lang) or role).rstrip(".")
+
+
 def seat_xy(seat: int, n: int, centre: tuple[int, int], radius: tuple[int, int]) -> tuple[int, int]:
     a = -math.pi / 2 + 2 * math.pi * (seat - 1) / n
     return int(centre[0] + radius[0] * math.cos(a)), int(centre[1] + radius[1] * math.sin(a))
@@ -103,7 +111,10 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         if sv.fouls:
             p.text(surf, "F" * sv.fouls, (cx + 22, cy - 30), 12, ORANGE, True)
         if host and sv.role:
-            p.text(surf, sv.role, (cx, cy + 40), 11, BLUE if sv.awake else DIM, anchor="center")
+            # the role's name in the table's language; the bottom seat's goes above it
+            below = cy + 40 < y + h - 6
+            p.text(surf, role_name(sv.role, pub.lang), (cx, cy + 40 if below else cy - 40), 11,
+                   BLUE if sv.awake else DIM, anchor="center")
         if host and sv.asked:
             pg.draw.circle(surf, TEXT, (cx + 22, cy + 22), 5)
         buttons.append(Button((cx - 30, cy - 30, 60, 60), ("seat", str(sv.seat)), str(sv.seat)))
@@ -160,10 +171,11 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     p.text(surf, t("host_notes", lang), (x, y), 14, DIM)
     y += 26
     if view.window:
-        p.text(surf, f"{t('awake', lang)}: {view.window}", (x, y), 18, BLUE, True)
+        p.text(surf, f"{t('awake', lang)}: {t('window_' + view.window, lang)}", (x, y), 18,
+               BLUE, True)
         y += 26
         for d, target in view.choices:
-            p.text(surf, f"{t('chose', lang)} ({d}): {target}", (x, y), 16)
+            p.text(surf, f"{t('chose', lang)} ({t('window_' + d, lang)}): {target}", (x, y), 16)
             y += 22
     if pub.nominees:
         p.text(surf, f"{t('nominees', lang)}: " + ", ".join(map(str, pub.nominees)), (x, y), 16,

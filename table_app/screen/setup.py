@@ -105,7 +105,7 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
     lang = s.lang
     p.text(surf, t("setup", lang), (24, 16), 26, TEXT, True)
     rows = [("format", find_format(s.fmt).title), ("players", str(s.players)),
-            ("language", s.lang), ("dealing", t("deal_" + s.deal, lang))]
+            ("language", t("lang_" + s.lang, lang)), ("dealing", t("deal_" + s.deal, lang))]
     buttons = []
     for i, (key, value) in enumerate(rows):
         y = 70 + i * 56
