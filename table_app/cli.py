@@ -135,6 +135,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.players is not None and args.players < 1:
         print("table-app: --players takes 1 or more", file=sys.stderr)
         return 2
+    from .settings import SettingsError, apply, load_settings
+    try:
+        apply(args, load_settings())
+    except SettingsError as exc:
+        print(f"table-app: {exc}", file=sys.stderr)
+        return 2
+    args.lang = args.lang or "en"
+    args.deal = args.deal or "app"
+    args.volume = 0.9 if args.volume is None else args.volume
     try:
         return run.demo(args) if args.demo else run.play(args)
     except (RulesError, ValueError, OSError, JournalError, PadError) as exc:
@@ -151,8 +160,10 @@ def _table_options(p: argparse.ArgumentParser) -> None:
                         "the setup screen")
     p.add_argument("--format-file", help="a house variant (a format TOML file)")
     p.add_argument("--players", type=int, help="seats at the table (up to 12 pads)")
-    p.add_argument("--lang", default="en", choices=("ka", "en", "uz", "ru"))
-    p.add_argument("--deal", default="app", choices=("app", "cards"),
+    p.add_argument("--lang", default=None, choices=("ka", "en", "uz", "ru"),
+                   help="the narration's and the screen's language (default: the settings', "
+                        "else en)")
+    p.add_argument("--deal", default=None, choices=("app", "cards"),
                    help="app: the app deals and each player holds his button to see his "
                         "role; cards: the host deals cards and roles register on night 0")
     p.add_argument("--seed", type=int, help="deal from this seed (default: a new one)")
@@ -160,7 +171,7 @@ def _table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--new", action="store_true", help="start a new game, discard the journal")
     p.add_argument("--pads", choices=("auto", "sim", "gpio", "serial", "fake"), default=None)
     p.add_argument("--voice-pack", help="a folder of recorded clips that replace the voice")
-    p.add_argument("--volume", type=float, default=0.9, help="the voice's volume, 0 to 1")
+    p.add_argument("--volume", type=float, default=None, help="the voice's volume, 0 to 1")
     p.add_argument("--silent", action="store_true", help="print the narration, play nothing")
     p.add_argument("--public-window", action="store_true",
                    help="open the room's own window (for a second display or a projector); "

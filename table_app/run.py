@@ -57,6 +57,11 @@ class ScaledClock:
         return 1000.0 + (time.monotonic() - self.t0) * self.speed
 
 
+def _caps(args: Any) -> tuple[float, float] | None:
+    night, day = getattr(args, "night_cap", None), getattr(args, "day_cap", None)
+    return None if night is None or day is None else (night, day)
+
+
 def outcome(table: Table) -> dict[str, Any]:
     return table.game.outcome().to_json()
 
@@ -70,7 +75,7 @@ def demo(args: Any) -> int:
     voice = Captions(args.lang)
     app = TableApp(pads, voice, clock, journal, inbox, GrammarConfig())
     table = app.open(args.format, args.players, args.lang, args.deal, args.seed, args.format_file,
-                     new=args.new)
+                     new=args.new, caps=_caps(args))
     if args.fast:
         from .table.virtual import follow_journal
         assert isinstance(clock, FakeClock)
@@ -181,11 +186,12 @@ def play(args: Any) -> int:
     if args.silent:
         voice = Captions(args.lang)
     else:
-        voice = SoundBoard(args.lang, volume=args.volume, voice_pack=args.voice_pack)
+        voice = SoundBoard(args.lang, volume=args.volume, voice_pack=args.voice_pack,
+                           device=getattr(args, "audio_device", "") or None)
         voice.start()
     app = TableApp(pads, voice, clock, journal, inbox, GrammarConfig())
     table = app.open(args.format or "yakuza", args.players, args.lang, args.deal, args.seed,
-                     args.format_file, new=args.new)
+                     args.format_file, new=args.new, caps=_caps(args))
     pads.clock = app.clock
     totals = Totals()
     table.on_effects = totals

@@ -29,7 +29,8 @@ class SoundBoard:
     """The table's voice and its timer sounds."""
 
     def __init__(self, lang: str = "en", volume: float = 0.9, timer_volume: float = 0.6,
-                 voice_pack: str | Path | None = None, sounds: Path = SOUNDS) -> None:
+                 voice_pack: str | Path | None = None, sounds: Path = SOUNDS,
+                 device: str | None = None) -> None:
         if lang not in LANGS:
             raise ValueError(f"unknown language '{lang}' (one of {', '.join(LANGS)})")
         self.lang = lang
@@ -37,6 +38,7 @@ class SoundBoard:
         self.timer_volume = timer_volume
         self.voice_pack = Path(voice_pack) if voice_pack else None
         self.sounds = sounds
+        self.device = device                   # an SDL audio device name (None: the default)
         self.enabled = False
         self.warnings: list[str] = []
         self.captions: list[str] = []          # what was said, as text, for the host screen
@@ -53,7 +55,8 @@ class SoundBoard:
         """Open the audio device; False (and a warning) when there is none."""
         try:
             import pygame
-            pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
+            pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512,
+                              devicename=self.device)
             pygame.mixer.set_num_channels(8)
             pygame.mixer.set_reserved(2)
         except Exception as exc:          # no device, no driver: play a silent game

@@ -77,7 +77,8 @@ class TableApp:
     def open(self, fmt_id: str = "yakuza", players: int | None = None, lang: str = "en",
              deal: str = "app", seed: int | None = None, format_file: str | None = None,
              roles: tuple[str, ...] | None = None,
-             options: dict[str, Any] | None = None, new: bool = False) -> Table:
+             options: dict[str, Any] | None = None, new: bool = False,
+             caps: tuple[float, float] | None = None) -> Table:
         """Resume the journal's game if there is one, else start a new game."""
         self.journal = Journal(self.journal_path, self.sync)   # held by this process now
         entries = [] if new else self.journal.entries
@@ -104,6 +105,8 @@ class TableApp:
             start["roles"] = list(roles)          # a given deal (a game script's)
         if options:
             start["options"] = options            # the format's options changed
+        if caps is not None:
+            start["caps"] = list(caps)            # the club's night and day brightness
         self.journal.reset()
         self.journal.write(start)
         self.entries = [start]
@@ -119,6 +122,9 @@ class TableApp:
         cfg = TableConfig(fmt, int(start["players"]), str(start["lang"]), str(start["deal"]),
                           int(start["seed"]), tuple(str(r) for r in roles) if roles else None,
                           options)
+        caps = start.get("caps")
+        if isinstance(caps, list) and len(caps) == 2:
+            cfg.night_cap, cfg.day_cap = float(caps[0]), float(caps[1])
         panel = PadPanel(self.backend, self.grammar)
         return Table(cfg, panel, self.gate)
 
@@ -174,6 +180,8 @@ class TableApp:
                  "format_file": old.get("format_file"), "players": old["players"],
                  "lang": old["lang"], "deal": old["deal"],
                  "seed": new_seed() if seed is None else seed}
+        if "caps" in old:
+            start["caps"] = old["caps"]
         self.journal.reset()
         self.journal.write(start)
         self.entries = [start]

@@ -1,0 +1,157 @@
+"""What a club sets once, in one TOML file: `~/.config/table-app/settings.toml` (or the file
+`TABLE_APP_SETTINGS` names). Every key is optional; a command-line flag wins over the file.
+
+    lang = "ka"                       # ka, en, uz, ru
+    format = "yakuza"                 # the format a new game offers first
+    players = 12
+    deal = "app"                      # app or cards
+    voice_pack = "/home/club/voices"  # a folder of recorded clips (README: voice packs)
+    volume = 0.9                      # the voice, 0 to 1
+
+    [pads]
+    backend = "auto"                  # auto, sim, gpio, serial, fake
+    port = "/dev/table-pads"          # the pad controller (serial)
+    pins = "/etc/table-app/pins.toml" # the pin map (gpio)
+
+    [light]
+    night_cap = 0.25                  # rings' brightness at night and at the deal, 0 to 1
+    day_cap = 0.6                     # by day and in the vote
+
+    [audio]
+    device = ""                       # an SDL audio device name; "" for the default
+
+A file that cannot be read as settings is one clear error naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ENV = "TABLE_APP_SETTINGS"
+LANGS = ("ka", "en", "uz", "ru")
+BACKENDS = ("auto", "sim", "gpio", "serial", "fake")
+
+
+class SettingsError(ValueError):
+    """A settings file that says something the app cannot use."""
+
+
+@dataclass
+class Settings:
+    """A club's settings (defaults where the file says nothing)."""
+
+    lang: str | None = None
+    format: str | None = None
+    players: int | None = None
+    deal: str | None = None
+    voice_pack: str | None = None
+    volume: float | None = None
+    pads: str | None = None
+    port: str | None = None
+    pins: str | None = None
+    night_cap: float = 0.25
+    day_cap: float = 0.6
+    audio_device: str = ""
+    source: str = ""
+    unknown: list[str] = field(default_factory=list)
+
+
+def settings_path() -> Path:
+    chosen = os.environ.get(ENV)
+    if chosen:
+        return Path(chosen)
+    home = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config"))
+    return home / "table-app" / "settings.toml"
+
+
+def load_settings(path: Path | None = None) -> Settings:
+    """The settings file, checked; no file is all defaults."""
+    p = path or settings_path()
+    if not p.exists():
+        return Settings(source=str(p))
+    try:
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(f"{p}: cannot read the settings: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise SettingsError(f"{p}: not valid TOML: {exc}") from None
+    s = Settings(source=str(p))
+    top = dict(raw)
+    pads = _table(p, top.pop("pads", {}), "pads")
+    light = _table(p, top.pop("light", {}), "light")
+    audio = _table(p, top.pop("audio", {}), "audio")
+    s.lang = _choice(p, top.pop("lang", None), "lang", LANGS)
+    s.format = _text(p, top.pop("format", None), "format")
+    s.players = _whole(p, top.pop("players", None), "players", 1, 30)
+    s.deal = _choice(p, top.pop("deal", None), "deal", ("app", "cards"))
+    s.voice_pack = _text(p, top.pop("voice_pack", None), "voice_pack")
+    if s.voice_pack is not None and not Path(s.voice_pack).is_dir():
+        raise SettingsError(f"{p}: voice_pack: no folder at {s.voice_pack}")
+    s.volume = _share(p, top.pop("volume", None), "volume")
+    s.pads = _choice(p, pads.pop("backend", None), "pads.backend", BACKENDS)
+    s.port = _text(p, pads.pop("port", None), "pads.port")
+    s.pins = _text(p, pads.pop("pins", None), "pads.pins")
+    night = _share(p, light.pop("night_cap", None), "light.night_cap")
+    day = _share(p, light.pop("day_cap", None), "light.day_cap")
+    s.night_cap = s.night_cap if night is None else night
+    s.day_cap = s.day_cap if day is None else day
+    s.audio_device = _text(p, audio.pop("device", None), "audio.device") or ""
+    for rest, where in ((top, ""), (pads, "pads."), (light, "light."), (audio, "audio.")):
+        for key in rest:
+            raise SettingsError(f"{p}: unknown setting '{where}{key}'")
+    return s
+
+
+def _table(p: Path, v: Any, key: str) -> dict[str, Any]:
+    if not isinstance(v, dict):
+        raise SettingsError(f"{p}: [{key}] must be a table")
+    return dict(v)
+
+
+def _text(p: Path, v: Any, key: str) -> str | None:
+    if v is None:
+        return None
+    if not isinstance(v, str) or "\0" in v:
+        raise SettingsError(f"{p}: {key} takes a text")
+    return v
+
+
+def _choice(p: Path, v: Any, key: str, allowed: tuple[str, ...]) -> str | None:
+    if v is None:
+        return None
+    if v not in allowed:
+        raise SettingsError(f"{p}: {key} takes one of {', '.join(allowed)}, not {v!r}")
+    return str(v)
+
+
+def _whole(p: Path, v: Any, key: str, lo: int, hi: int) -> int | None:
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise SettingsError(f"{p}: {key} takes a whole number from {lo} to {hi}")
+    return v
+
+
+def _share(p: Path, v: Any, key: str) -> float | None:
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
+        raise SettingsError(f"{p}: {key} takes a number from 0 to 1")
+    return float(v)
+
+
+def apply(args: Any, s: Settings) -> None:
+    """Fill what the command line left open from the settings; the environment carries the
+    pads' settings to the backends (a flag or a variable already set wins)."""
+    for name in ("lang", "format", "players", "deal", "voice_pack", "volume", "pads"):
+        if getattr(args, name, None) is None and getattr(s, name) is not None:
+            setattr(args, name, getattr(s, name))
+    if s.port:
+        os.environ.setdefault("TABLE_APP_PORT", s.port)
+    if s.pins:
+        os.environ.setdefault("TABLE_APP_PINS", s.pins)
+    args.night_cap, args.day_cap, args.audio_device = s.night_cap, s.day_cap, s.audio_device

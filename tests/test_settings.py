@@ -1,0 +1,88 @@
+"""The club's settings file: read, checked with clear errors, and used."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from table_app.settings import SettingsError, apply, load_settings
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "settings.toml"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_no_file_is_all_defaults(tmp_path: Path) -> None:
+    s = load_settings(tmp_path / "none.toml")
+    assert s.lang is None and s.night_cap == 0.25 and s.day_cap == 0.6
+
+
+def test_a_full_file_is_read(tmp_path: Path) -> None:
+    pack = tmp_path / "voices"
+    pack.mkdir()
+    s = load_settings(write(tmp_path, f'lang = "ka"\nformat = "city"\nplayers = 10\n'
+                                      f'voice_pack = "{pack}"\nvolume = 0.5\n'
+                                      '[pads]\nbackend = "serial"\nport = "/dev/table-pads"\n'
+                                      '[light]\nnight_cap = 0.1\nday_cap = 0.4\n'
+                                      '[audio]\ndevice = "USB Audio"\n'))
+    assert (s.lang, s.format, s.players, s.volume) == ("ka", "city", 10, 0.5)
+    assert (s.pads, s.port, s.night_cap, s.day_cap, s.audio_device) == (
+        "serial", "/dev/table-pads", 0.1, 0.4, "USB Audio")
+
+
+@pytest.mark.parametrize("text, why", [
+    ('lang = "fr"', "lang takes one of ka, en, uz, ru"),
+    ("players = 0", "players takes a whole number from 1 to 30"),
+    ("volume = 3", "volume takes a number from 0 to 1"),
+    ("[light]\nnight_cap = true", "light.night_cap takes a number"),
+    ("[pads]\nbackend = \"usb\"", "pads.backend takes one of"),
+    ("colour = 1", "unknown setting 'colour'"),
+    ("[pads]\nspeed = 1", "unknown setting 'pads.speed'"),
+    ('voice_pack = "/no/such/folder"', "voice_pack: no folder"),
+    ("pads = 3", "[pads] must be a table"),
+    ("lang = ", "not valid TOML"),
+])
+def test_a_bad_setting_names_the_file_and_the_key(tmp_path: Path, text: str, why: str) -> None:
+    with pytest.raises(SettingsError) as info:
+        load_settings(write(tmp_path, text))
+    assert str(info.value).startswith(str(tmp_path / "settings.toml")) and why in str(info.value)
+
+
+def test_flags_win_over_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("TABLE_APP_PORT", raising=False)
+    s = load_settings(write(tmp_path, 'lang = "uz"\ndeal = "cards"\n[pads]\nport = "/dev/x"\n'))
+    args = Namespace(lang="ru", format=None, players=None, deal=None, voice_pack=None,
+                     volume=None, pads=None)
+    apply(args, s)
+    assert args.lang == "ru" and args.deal == "cards" and os.environ["TABLE_APP_PORT"] == "/dev/x"
+    assert (args.night_cap, args.day_cap) == (0.25, 0.6)
+
+
+def test_the_app_uses_them(tmp_path: Path) -> None:
+    settings = write(tmp_path, 'lang = "ru"\n[light]\nnight_cap = 0.1\nday_cap = 0.3\n')
+    env = {**os.environ, "TABLE_APP_SETTINGS": str(settings)}
+    journal = tmp_path / "demo.journal"
+    proc = subprocess.run([sys.executable, "-m", "table_app", "--demo", "--fast", "--seed", "3",
+                           "--journal", str(journal)], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "Город засыпает." in proc.stdout
+    import json
+    start = json.loads(journal.read_text().splitlines()[0])
+    assert start["lang"] == "ru" and start["caps"] == [0.1, 0.3]
+
+
+def test_a_bad_settings_file_is_a_one_line_error(tmp_path: Path) -> None:
+    settings = write(tmp_path, "volume = 7\n")
+    proc = subprocess.run([sys.executable, "-m", "table_app", "--demo", "--fast"],
+                          capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "TABLE_APP_SETTINGS": str(settings)})
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    assert "volume takes a number from 0 to 1" in proc.stderr
