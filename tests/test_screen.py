@@ -278,3 +278,30 @@ def test_the_host_screen_speaks_the_tables_language(tmp_path: Path, lang: str) -
     assert role_name("doctor", lang) != "doctor"
     from table_app.screen.model import t
     assert t("window_mafia", lang) != "window_mafia" and t("lang_" + lang, "en") != "lang_" + lang
+
+
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_every_text_fits_its_box_in_every_language(tmp_path: Path, lang: str) -> None:
+    """Every screen, every language: a text wider than its box even at a smaller size fails
+    (cut with an ellipsis, it would hide words from the host)."""
+    from table_app.screen.render import Painter, draw_host, draw_public
+    from table_app.screen.setup import Setup, draw_setup
+    painter = Painter()
+    surf = _surface()
+    for fmt in ("yakuza", "classic", "city"):
+        setup = Setup(fmt, 12 if fmt != "classic" else 11, lang, "cards",
+                      {1: "Nino", 2: "Giorgi", 3: "Aleksandre", 4: "Oʻktam"})
+        draw_setup(painter, surf, setup)
+        app, bots, clock, _ = virtual_table(tmp_path / f"{lang}-{fmt}", seed=5, fmt_id=fmt,
+                                            lang=lang, players=11 if fmt == "classic" else 12)
+        names = Names({1: "Nino", 2: "Giorgi", 3: "Aleksandre", 4: "Oʻktam"})
+        seen = 0
+        while app.table.stage != "over" and seen < 60:
+            table = run_virtual(app, bots, clock, limit=40)
+            view = host_view(table, names, now=clock.now())
+            for selected, acting, confirm in ((None, None, None), (3, None, None),
+                                              (None, 4, None), (None, None, ("disqualify", "5"))):
+                draw_host(painter, surf, view, selected, acting, confirm)
+            draw_public(painter, surf, view.public)
+            seen += 1
+    assert painter.overflows == []

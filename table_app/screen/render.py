@@ -52,6 +52,8 @@ class Painter:
         pygame.font.init()
         self.pg = pygame
         self._fonts: dict[tuple[int, bool], Any] = {}
+        #: texts that did not fit their box even at the smallest size (a test looks here)
+        self.overflows: list[tuple[str, int]] = []
 
     def font(self, size: int, bold: bool = False) -> Any:
         key = (size, bold)
@@ -62,8 +64,21 @@ class Painter:
 
     def text(self, surf: Any, s: str, pos: tuple[int, int], size: int = 16,
              colour: tuple[int, int, int] = TEXT, bold: bool = False,
-             anchor: str = "topleft") -> Any:
-        img = self.font(size, bold).render(s, True, colour)
+             anchor: str = "topleft", width: int | None = None) -> Any:
+        """Draw `s`; with a `width`, the text is fitted to it: a smaller size first (down to
+        two thirds), then cut with an ellipsis, which counts as an overflow."""
+        font = self.font(size, bold)
+        if width is not None and font.size(s)[0] > width:
+            smallest = max(9, size * 2 // 3)
+            while size > smallest and font.size(s)[0] > width:
+                size -= 1
+                font = self.font(size, bold)
+            if font.size(s)[0] > width:
+                self.overflows.append((s, width))
+                while s and font.size(s + "\u2026")[0] > width:
+                    s = s[:-1]
+                s += "\u2026"
+        img = font.render(s, True, colour)
         rect = img.get_rect(**{anchor: pos})
         surf.blit(img, rect)
         return rect
@@ -105,7 +120,7 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             pg.draw.circle(surf, ORANGE, (cx, cy), 30, 5)
         p.text(surf, str(sv.seat), (cx, cy - 6), 20, TEXT if sv.alive else DIM, True, "center")
         if sv.name:
-            p.text(surf, sv.name[:10], (cx, cy + 12), 11, DIM, anchor="center")
+            p.text(surf, sv.name, (cx, cy + 12), 11, DIM, anchor="center", width=54)
         if not sv.alive:
             pg.draw.line(surf, RED, (cx - 18, cy - 18), (cx + 18, cy + 18), 3)
         if sv.fouls:
@@ -114,7 +129,7 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             # the role's name in the table's language; the bottom seat's goes above it
             below = cy + 40 < y + h - 6
             p.text(surf, role_name(sv.role, pub.lang), (cx, cy + 40 if below else cy - 40), 11,
-                   BLUE if sv.awake else DIM, anchor="center")
+                   BLUE if sv.awake else DIM, anchor="center", width=84)
         if host and sv.asked:
             pg.draw.circle(surf, TEXT, (cx + 22, cy + 22), 5)
         buttons.append(Button((cx - 30, cy - 30, 60, 60), ("seat", str(sv.seat)), str(sv.seat)))
@@ -125,16 +140,17 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         title = f"{t(kind, lang)} {num}"
     else:
         title = t(phase, lang)
-    p.text(surf, title, (centre[0], centre[1] - 40), 24, TEXT, True, "center")
+    p.text(surf, title, (centre[0], centre[1] - 40), 24, TEXT, True, "center", width=260)
     if pub.paused:
-        p.text(surf, t("paused", lang), (centre[0], centre[1] + 40), 20, ORANGE, True, "center")
+        p.text(surf, t("paused", lang), (centre[0], centre[1] + 40), 20, ORANGE, True, "center",
+               width=260)
     if pub.seconds_left is not None:
         m, s = divmod(pub.seconds_left, 60)
         colour = RED if pub.seconds_left <= 10 else TEXT
         p.text(surf, f"{m}:{s:02d}", (centre[0], centre[1] + 8), 56, colour, True, "center")
     if pub.winner:
         p.text(surf, f"{t('winner', lang)}: {t('win_' + pub.winner, lang)}",
-               (centre[0], centre[1] + 40), 20, GREEN, True, "center")
+               (centre[0], centre[1] + 40), 20, GREEN, True, "center", width=260)
     return buttons
 
 
@@ -144,19 +160,20 @@ def draw_public(p: Painter, surf: Any, pub: PublicState) -> None:
     draw_table(p, surf, pub.seats, pub, False, (0, 0, 480, 480))
     x = 500
     lang = pub.lang
-    p.text(surf, t("public", lang), (x, 16), 14, DIM)
+    w = 800 - x - 10
+    p.text(surf, t("public", lang), (x, 16), 14, DIM, width=w)
     y = 50
     if pub.nominees:
-        p.text(surf, t("nominees", lang), (x, y), 18, AMBER, True)
-        p.text(surf, ", ".join(map(str, pub.nominees)), (x, y + 26), 22)
+        p.text(surf, t("nominees", lang), (x, y), 18, AMBER, True, width=w)
+        p.text(surf, ", ".join(map(str, pub.nominees)), (x, y + 26), 22, width=w)
         y += 70
     if pub.totals:
-        p.text(surf, t("votes", lang), (x, y), 18, AMBER, True)
+        p.text(surf, t("votes", lang), (x, y), 18, AMBER, True, width=w)
         for i, (seat, n) in enumerate(pub.totals):
             p.text(surf, f"{seat}: {n}", (x, y + 26 + 24 * i), 20)
     speaking = [s.seat for s in pub.seats if s.speaking]
     if speaking:
-        p.text(surf, f"{t('speaking', lang)}: {speaking[0]}", (x, 420), 22, GREEN, True)
+        p.text(surf, f"{t('speaking', lang)}: {speaking[0]}", (x, 420), 22, GREEN, True, width=w)
 
 
 def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None,
@@ -168,26 +185,28 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     buttons = draw_table(p, surf, view.seats, pub, True, (0, 0, 480, 480))
     x = 496
     y = 12
-    p.text(surf, t("host_notes", lang), (x, y), 14, DIM)
+    w = 800 - x - 8
+    p.text(surf, t("host_notes", lang), (x, y), 14, DIM, width=w)
     y += 26
     if view.window:
         p.text(surf, f"{t('awake', lang)}: {t('window_' + view.window, lang)}", (x, y), 18,
-               BLUE, True)
+               BLUE, True, width=w)
         y += 26
         for d, target in view.choices:
-            p.text(surf, f"{t('chose', lang)} ({t('window_' + d, lang)}): {target}", (x, y), 16)
+            p.text(surf, f"{t('chose', lang)} ({t('window_' + d, lang)}): {target}", (x, y), 16,
+                   width=w)
             y += 22
     if pub.nominees:
         p.text(surf, f"{t('nominees', lang)}: " + ", ".join(map(str, pub.nominees)), (x, y), 16,
-               AMBER, True)
+               AMBER, True, width=w)
         y += 26
     if pub.totals:
         p.text(surf, f"{t('votes', lang)}: " + "  ".join(f"{s}:{n}" for s, n in pub.totals),
-               (x, y), 16, AMBER)
+               (x, y), 16, AMBER, width=w)
         y += 26
     for note in view.notes[-5:]:
-        p.text(surf, note[:42], (x, y), 13, ORANGE if "movement" in note or "pad" in note
-               else DIM)
+        p.text(surf, note, (x, y), 13, ORANGE if "movement" in note or "pad" in note
+               else DIM, width=w)
         y += 18
     # what the voice just said, for a host without sound (or with a noisy room)
     cy = 336
@@ -203,12 +222,13 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         buttons.append(_button(p, surf, (x + i * 75, 380, 70, 40), cmd, t(key, lang)))
     if acting is not None:
         # acting for a broken pad: the next seat tapped is his choice, or nothing
-        p.text(surf, f"#{acting}: {t('act_target', lang)}", (x, 432), 14, AMBER, True)
+        p.text(surf, f"#{acting}: {t('act_target', lang)}", (x, 432), 14, AMBER, True, width=195)
         buttons.append(_button(p, surf, (x + 200, 428, 90, 40), ("act", str(acting), "-"),
                                t("nothing", lang)))
     elif confirm is not None:
         # a removal is not undone by a slip of the finger: it asks once more
-        p.text(surf, f"#{confirm[1]}: {t('confirm_remove', lang)}", (x, 432), 14, RED, True)
+        p.text(surf, f"#{confirm[1]}: {t('confirm_remove', lang)}", (x, 432), 14, RED, True,
+               width=195)
         buttons.append(_button(p, surf, (x + 200, 428, 90, 40), confirm, t("disqualify", lang)))
     elif selected is not None:
         sel = str(selected)
@@ -224,7 +244,7 @@ def _button(p: Painter, surf: Any, rect: tuple[int, int, int, int], cmd: tuple[s
             label: str) -> Button:
     p.pg.draw.rect(surf, BUTTON, rect, border_radius=6)
     p.text(surf, label, (rect[0] + rect[2] // 2, rect[1] + rect[3] // 2), 14, TEXT,
-           anchor="center")
+           anchor="center", width=rect[2] - 6)
     return Button(rect, cmd, label)
 
 

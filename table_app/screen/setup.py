@@ -103,23 +103,23 @@ class Setup:
 def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
     surf.fill(BG)
     lang = s.lang
-    p.text(surf, t("setup", lang), (24, 16), 26, TEXT, True)
+    p.text(surf, t("setup", lang), (24, 16), 26, TEXT, True, width=440)
     rows = [("format", find_format(s.fmt).title), ("players", str(s.players)),
             ("language", t("lang_" + s.lang, lang)), ("dealing", t("deal_" + s.deal, lang))]
     buttons = []
     for i, (key, value) in enumerate(rows):
         y = 70 + i * 56
-        p.text(surf, t(key, lang), (24, y + 10), 18)
+        p.text(surf, t(key, lang), (24, y + 10), 18, width=140)
         if key == "players":
             buttons.append(_button(p, surf, (170, y, 44, 40), ("fewer",), "-"))
             p.text(surf, value, (240, y + 8), 22, TEXT, True)
             buttons.append(_button(p, surf, (290, y, 44, 40), ("more",), "+"))
         else:
-            buttons.append(_button(p, surf, (170, y, 290, 40), (key,), value[:30]))
+            buttons.append(_button(p, surf, (170, y, 290, 40), (key,), value))
     for seat in range(1, s.players + 1):
         col, row = divmod(seat - 1, 6)
         x, y = 490 + col * 150, 70 + row * 56
         label = f"{seat}. {s.names.get(seat, '')}" + ("_" if s.editing == seat else "")
-        buttons.append(_button(p, surf, (x, y, 140, 40), ("name", str(seat)), label[:16]))
+        buttons.append(_button(p, surf, (x, y, 140, 40), ("name", str(seat)), label))
     buttons.append(_button(p, surf, (24, SIZE[1] - 70, 200, 50), ("start",), t("start", lang)))
     return buttons
