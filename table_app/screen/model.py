@@ -66,6 +66,8 @@ class HostView:
     choices: tuple[tuple[str, str], ...] = ()   # decision -> chosen seat ("-" nothing)
     notes: tuple[str, ...] = ()          # movement at night, faults, choices, checks
     captions: tuple[str, ...] = ()       # the last lines the voice said
+    calling: str = ""                    # a card deal: the role being called now
+    missing: tuple[str, ...] = ()        # a card deal: roles no seat pressed for yet
     pending: str = ""                    # what the host must decide now
 
 
@@ -140,7 +142,16 @@ def host_view(table: Table, names: Names | None = None,
     elif table.paused:
         pending = "resume"
     captions = tuple(c.text for c in table.captions[-2:])
-    return HostView(pub, seats, window, choices, notes, captions=captions, pending=pending)
+    calling, missing = "", ()
+    if table.stage == "register":
+        from ..table.deal import missing_roles
+        calling = table.registering[0] if table.registering else ""
+        missing = missing_roles(table)
+    # a card deal: what each seat registered is the host's to see
+    if table.stage == "register":
+        seats = tuple(replace(sv, role=table.registered.get(sv.seat, "")) for sv in seats)
+    return HostView(pub, seats, window, choices, notes, captions=captions, pending=pending,
+                    calling=calling, missing=missing)
 
 
 class Totals:

@@ -188,6 +188,15 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     w = 800 - x - 8
     p.text(surf, t("host_notes", lang), (x, y), 14, DIM, width=w)
     y += 26
+    if view.calling:
+        p.text(surf, f"{t('calling', lang)}: {role_name(view.calling, lang)}", (x, y), 18,
+               BLUE, True, width=w)
+        y += 26
+    elif view.missing:
+        p.text(surf, f"{t('missing', lang)}: " + ", ".join(role_name(r, lang)
+                                                            for r in view.missing),
+               (x, y), 16, ORANGE, True, width=w)
+        y += 24
     if view.window:
         p.text(surf, f"{t('awake', lang)}: {t('window_' + view.window, lang)}", (x, y), 18,
                BLUE, True, width=w)
@@ -230,6 +239,12 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         p.text(surf, f"#{confirm[1]}: {t('confirm_remove', lang)}", (x, 432), 14, RED, True,
                width=195)
         buttons.append(_button(p, surf, (x + 200, 428, 90, 40), confirm, t("disqualify", lang)))
+    elif selected is not None and view.missing and not view.calling:
+        # a card deal with roles nobody pressed for: tap a seat, then the role on his card
+        p.text(surf, f"#{selected}", (x, 432), 18, TEXT, True)
+        for i, role in enumerate(dict.fromkeys(view.missing)):
+            buttons.append(_button(p, surf, (x + 40 + i * 85, 428, 80, 40),
+                                   ("assign", str(selected), role), role_name(role, lang)))
     elif selected is not None:
         sel = str(selected)
         seat_row = [("foul", ("foul", sel)), ("disqualify", ("confirm", sel)),

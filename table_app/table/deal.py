@@ -92,3 +92,14 @@ class Dealing:
         if seat in self.registered or taken >= want:
             return
         self.registered[seat] = role
+
+
+def missing_roles(table: Table) -> tuple[str, ...]:
+    """At a card deal, the roles no seat has pressed for yet (a role twice if two are
+    missing), in the format's order."""
+    want = table.cfg.fmt.composition[table.cfg.players]
+    got: dict[str, int] = {}
+    for role in table.registered.values():
+        got[role] = got.get(role, 0) + 1
+    return tuple(r for r in table.cfg.fmt.role_order if not ROLE[r].plain
+                 for _ in range(want.get(r, 0) - got.get(r, 0)))

@@ -1,0 +1,108 @@
+"""A club night from the host's screen alone: every command a touch, in each format, from the
+first deal to the next game; what the screen and the rings show is checked at each step."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pygame
+import pytest
+
+from table_app.pads.rings import Dark
+from table_app.rules import deal_from_seed
+from table_app.screen import Names, Screen, host_view
+from table_app.screen.render import SIZE
+from table_app.table.virtual import run_virtual, virtual_table
+
+
+class Host:
+    """The host's finger on the screen."""
+
+    def __init__(self, app, clock) -> None:  # type: ignore[no-untyped-def]
+        pygame.display.init()
+        self.app, self.clock = app, clock
+        self.screen = Screen(pygame.Surface(SIZE))
+
+    def view(self):  # type: ignore[no-untyped-def]
+        self.screen.last = None
+        self.screen.update(host_view(self.app.table, Names({1: "Nino"}), now=self.clock.now()))
+        return self.screen
+
+    def tap(self, cmd: tuple[str, ...]) -> None:
+        """Tap the button that sends (or, for a seat, selects) `cmd`; what it sends is fed."""
+        button = next((b for b in self.view().buttons if b.cmd == cmd), None)
+        assert button is not None, (cmd, [b.cmd for b in self.screen.buttons])
+        x, y, w, h = button.rect
+        sent = self.screen.touch((x + w // 2, y + h // 2))
+        if sent is not None:
+            from table_app.table import Host as HostCommand
+            self.app.feed(HostCommand(sent))
+
+
+def _day(app, bots, clock, n: int = 1):  # type: ignore[no-untyped-def]
+    return run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day"
+                       and t.game.day_no == n and "speech" in t.asked.values())
+
+
+@pytest.mark.parametrize("fmt_id, players, deal", [("yakuza", 12, "app"),
+                                                    ("classic", 11, "cards"),
+                                                    ("city", 12, "app")])
+def test_a_club_night_from_the_screen(tmp_path: Path, fmt_id: str, players: int,
+                                      deal: str) -> None:
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=31, fmt_id=fmt_id,
+                                           players=players, deal=deal)
+    host = Host(app, clock)
+    table = app.table
+    if deal == "cards":
+        # the doctor's holder never presses: his card is missing when the calls are over
+        doctor = next(s for s, r in enumerate(
+            deal_from_seed(table.cfg.fmt, players, 31).roles, 1) if r == "doctor")
+        bots.plans[doctor] = ("register", "doctor")
+        assert host.view() and host_view(table).calling        # the called role is shown
+        run_virtual(app, bots, clock, until=lambda t: not t.registering)
+        assert table.stage == "register" and host_view(table).missing == ("doctor",)
+        host.tap(("seat", str(doctor)))
+        host.tap(("assign", str(doctor), "doctor"))
+        assert table.stage == "ready" and table.game.roles[doctor] == "doctor"
+    bots_start = bots.observe                           # the host, not the bots, starts
+    bots.observe = lambda t, now: [c for c in bots_start(t, now) if c != ("start",)]
+    run_virtual(app, bots, clock, until=lambda t: t.stage == "ready")
+    host.tap(("start",))
+    assert table.stage == "play"
+    # night: only the seats asked light their rings
+    run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night" and bool(t.asked))
+    lit = {s for s in range(1, players + 1) if pads.pictures[s] != Dark()}
+    assert lit <= set(table.asked)
+    table = _day(app, bots, clock)
+    living = table.game.living()
+    speaker = table.game.waiting().speaker
+    a, b = [s for s in living if s != speaker][:2]
+    # a foul on seat a, a disqualification of seat b (asked twice), on the right seats
+    host.tap(("seat", str(a)))
+    host.tap(("foul", str(a)))
+    assert table.game.fouls[a] == 1 and host_view(table).public.seats[a - 1].fouls == 1
+    host.tap(("seat", str(b)))
+    host.tap(("confirm", str(b)))
+    assert table.game.alive[b]                          # not yet: it asks once more
+    host.tap(("disqualify", str(b)))
+    assert not table.game.alive[b]
+    assert not host_view(table).public.seats[b - 1].alive
+    # act for the speaker whose pad is broken: he nominates, or ends his speech
+    if table.game.phase == "day" and table.game.step == "speeches":
+        speaker = table.game.waiting().speaker
+        host.tap(("seat", str(speaker)))
+        host.tap(("act", str(speaker)))
+        if table.game.opt["vote"] == "nominees":
+            target = next(s for s in table.game.living() if s != speaker)
+            host.tap(("seat", str(target)))
+            assert target in table.game.nominees
+        else:
+            host.tap(("act", str(speaker), "-"))        # nothing: his speech ends
+    # the game to its end, then the next game from the same button
+    table = run_virtual(app, bots, clock)
+    assert table.stage == "over" and host_view(table).public.winner
+    labels = {b.cmd: b.label for b in host.view().buttons}
+    assert labels[("start",)] == "Next game"
+    host.tap(("start",))
+    assert app.table is not table and app.table.stage in ("deal", "register")
+    assert app.table.cfg.players == players and app.table.cfg.fmt.id == fmt_id
