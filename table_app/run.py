@@ -113,6 +113,33 @@ def demo(args: Any) -> int:
     return 0
 
 
+def _setup_screen(pygame: Any, area: Any, setup: Any) -> Any:
+    """The setup screen until the host starts (the Setup), or closes the window (None)."""
+    from .screen.render import Painter
+    from .screen.setup import draw_setup
+    lo, hi = setup.limits()
+    setup.players = max(lo, min(hi, setup.players))
+    painter = Painter()
+    while not setup.done:
+        buttons = draw_setup(painter, area, setup)
+        pygame.display.flip()
+        ev = pygame.event.wait(200)       # a timeout, so Ctrl-C is heard here too
+        if ev.type == pygame.QUIT:
+            return None
+        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
+            for b in buttons:
+                if b.hit(ev.pos):
+                    setup.command(b.cmd)
+        elif ev.type == pygame.KEYDOWN:
+            key = "\r" if ev.key == pygame.K_RETURN else "\b" if ev.key == \
+                pygame.K_BACKSPACE else ev.unicode
+            if setup.editing is not None:
+                setup.type(key)
+            elif key == "\r":
+                setup.done = True
+    return setup
+
+
 def play(args: Any) -> int:
     """The table itself: pads (simulated without hardware), voice, the host's screen."""
     import pygame
@@ -120,7 +147,7 @@ def play(args: Any) -> int:
     from .pads.sim import SimPads
     from .screen import Names, Screen, Totals, host_view
     from .screen.public import PublicWindow
-    from .screen.setup import Setup, draw_setup, load_names, save_names
+    from .screen.setup import Setup, load_names, save_names
     from .sound import SoundBoard
     from .table.host import HostKeys
 
@@ -149,29 +176,11 @@ def play(args: Any) -> int:
     # a new game starts on the setup screen; an unfinished one resumes at once
     resuming = not args.new and bool(Journal.read(journal))
     if not resuming and not args.format and not args.format_file:
-        setup = Setup(args.format or "yakuza", args.players or 12, args.lang, args.deal,
-                      names)
-        lo, hi = setup.limits()
-        setup.players = max(lo, min(hi, setup.players))
-        from .screen.render import Painter
-        painter = Painter()
-        while not setup.done:
-            buttons = draw_setup(painter, host_area, setup)
-            pygame.display.flip()
-            ev = pygame.event.wait(200)       # a timeout, so Ctrl-C is heard here too
-            if ev.type == pygame.QUIT:
-                return 0
-            if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
-                for b in buttons:
-                    if b.hit(ev.pos):
-                        setup.command(b.cmd)
-            elif ev.type == pygame.KEYDOWN:
-                key = "\r" if ev.key == pygame.K_RETURN else "\b" if ev.key == \
-                    pygame.K_BACKSPACE else ev.unicode
-                if setup.editing is not None:
-                    setup.type(key)
-                elif key == "\r":
-                    setup.done = True
+        setup = _setup_screen(pygame, host_area, Setup(args.format or "yakuza",
+                                                       args.players or 12, args.lang,
+                                                       args.deal, names))
+        if setup is None:
+            return 0
         save_names(setup.names)
         names = setup.names
         args.format, args.players, args.lang, args.deal = (setup.fmt, setup.players,
@@ -212,7 +221,19 @@ def play(args: Any) -> int:
                 if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and e.pos[0] < 800:
                     cmd = screen.touch(e.pos)
                     screen.last = None
-                    if cmd is not None:
+                    if cmd == ("setup",):
+                        # the game is over: new players, or another format, from the setup
+                        # screen; then the next game at this table
+                        t0 = app.table
+                        setup = _setup_screen(pygame, host_area, Setup(
+                            t0.cfg.fmt.id, t0.cfg.players, t0.cfg.lang, t0.cfg.deal, names))
+                        if setup is None:
+                            break
+                        save_names(setup.names)
+                        names = setup.names
+                        app.next_game(fmt_id=setup.fmt, players=setup.players,
+                                      lang=setup.lang, deal=setup.deal)
+                    elif cmd is not None:
                         inbox.put(Host(cmd))
                 elif e.type == pygame.KEYDOWN and e.unicode.lower() == "v":
                     # the room's own window, opened or closed: never the host's screen

@@ -106,3 +106,10 @@ def test_a_club_night_from_the_screen(tmp_path: Path, fmt_id: str, players: int,
     host.tap(("start",))
     assert app.table is not table and app.table.stage in ("deal", "register")
     assert app.table.cfg.players == players and app.table.cfg.fmt.id == fmt_id
+
+
+def test_after_a_game_the_host_may_go_back_to_the_setup(tmp_path: Path) -> None:
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=2, fmt_id="classic", players=9)
+    run_virtual(app, bots, clock)
+    host = Host(app, clock)
+    assert ("setup",) in {b.cmd for b in host.view().buttons}

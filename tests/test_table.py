@@ -342,3 +342,11 @@ def test_start_after_a_game_begins_the_next_one_at_the_same_table(tmp_path: Path
     assert json.loads(lines[0])["k"] == "start" and len(lines) == 2     # a journal of its own
     bots2 = type(bots)(pads, 8)
     assert run_virtual(app, bots2, clock).stage == "over"
+
+
+def test_the_next_game_may_have_new_players_or_another_format(tmp_path: Path) -> None:
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=7, fmt_id="classic", players=9)
+    run_virtual(app, bots, clock)
+    table = app.next_game(fmt_id="city", players=8, lang="uz", deal="app")
+    assert (table.cfg.fmt.id, table.cfg.players, table.cfg.lang) == ("city", 8, "uz")
+    assert json.loads((tmp_path / "j").read_text().splitlines()[0])["fmt"] == "city"

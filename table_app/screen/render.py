@@ -227,6 +227,8 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
            ("resume" if pub.paused else "pause",
                                    ("resume",) if pub.paused else ("pause",)),
            ("skip", ("skip",)), ("undo", ("undo",))]
+    if pub.phase == "over":
+        row[-1] = ("new_players", ("setup",))     # or new players: the setup screen again
     for i, (key, cmd) in enumerate(row):
         buttons.append(_button(p, surf, (x + i * 75, 380, 70, 40), cmd, t(key, lang)))
     if acting is not None:

@@ -171,15 +171,19 @@ class TableApp:
         if isinstance(inp, PadLink) and inp.up:
             self.sync_buttons()              # what happened to the buttons while unplugged
 
-    def next_game(self, seed: int | None = None) -> Table:
-        """A new game at the same table (format, seats, language, dealing), with a new deal:
-        the finished game's journal gives way to the new one."""
+    def next_game(self, seed: int | None = None, fmt_id: str | None = None,
+                  players: int | None = None, lang: str | None = None,
+                  deal: str | None = None) -> Table:
+        """A new game at the table, with a new deal: the same format, seats, language and
+        dealing unless the setup screen changed them; the finished game's journal gives way
+        to the new one."""
         assert self.journal is not None and self.entries
         old = self.entries[0]
-        start = {"t": self.clock.now(), "k": "start", "fmt": old["fmt"],
-                 "format_file": old.get("format_file"), "players": old["players"],
-                 "lang": old["lang"], "deal": old["deal"],
-                 "seed": new_seed() if seed is None else seed}
+        same_format = fmt_id is None or fmt_id == old["fmt"]
+        start = {"t": self.clock.now(), "k": "start", "fmt": fmt_id or old["fmt"],
+                 "format_file": old.get("format_file") if same_format else None,
+                 "players": players or old["players"], "lang": lang or old["lang"],
+                 "deal": deal or old["deal"], "seed": new_seed() if seed is None else seed}
         if "caps" in old:
             start["caps"] = old["caps"]
         self.journal.reset()
