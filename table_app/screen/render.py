@@ -220,7 +220,7 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     # what the voice just said, for a host without sound (or with a noisy room)
     cy = 336
     for line in view.captions[-2:]:
-        p.text(surf, "“" + line[:44] + "”", (x, cy), 13, TEXT)
+        p.text(surf, "“" + line + "”", (x, cy), 13, TEXT, width=w)
         cy += 18
     # commands: the bottom rows are touch buttons
     row = [("next_game" if pub.phase == "over" else "start", ("start",)),
