@@ -173,6 +173,8 @@ def _table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--voice-pack", help="a folder of recorded clips that replace the voice")
     p.add_argument("--volume", type=float, default=None, help="the voice's volume, 0 to 1")
     p.add_argument("--silent", action="store_true", help="print the narration, play nothing")
+    p.add_argument("--fullscreen", action="store_true",
+                   help="the host's screen fills the display (the Pi's panel, a kiosk)")
     p.add_argument("--public-window", action="store_true",
                    help="open the room's own window (for a second display or a projector); "
                         "V opens and closes it")

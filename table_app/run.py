@@ -160,7 +160,8 @@ def play(args: Any) -> int:
     pygame.init()
     width = 800 + (480 if kind == "sim" else 0)
     try:
-        window = pygame.display.set_mode((width, 480))
+        flags = pygame.FULLSCREEN if getattr(args, "fullscreen", False) else 0
+        window = pygame.display.set_mode((width, 480), flags)
     except pygame.error as exc:
         raise NoDisplay(f"no display could be opened ({exc})") from None
     asked = os.environ.get("SDL_VIDEODRIVER", "")
@@ -211,6 +212,9 @@ def play(args: Any) -> int:
           f"journal: {journal}" + (" (resumed)" if app.resumed else ""))
     frame = 1.0 / Screen.FPS
     next_frame = 0.0
+    from .systemd import Watchdog, notify
+    notify(f"READY=1\nSTATUS={table.cfg.fmt.title}, {table.cfg.players} players")
+    watchdog = Watchdog()
     try:
         while True:
             events = pygame.event.get()
@@ -257,6 +261,7 @@ def play(args: Any) -> int:
             if hasattr(voice, "update"):
                 voice.update()
             now = time.monotonic()
+            watchdog.beat(now)
             if now >= next_frame:           # at most 30 frames a second, and only changes
                 next_frame = now + frame
                 table = app.table           # type: ignore[assignment]
