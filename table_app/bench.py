@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import queue
 import random
 import statistics
@@ -370,6 +371,75 @@ def bench_screen(seconds: float) -> None:
         app.close()
 
 
+_BARE_LOOP = """
+import os, pygame, time
+pygame.display.init()
+surf = pygame.display.set_mode((1280, 480))
+while True:
+    if pygame.event.wait(1000).type == pygame.QUIT:  # redrawn once a second, as a timer is
+        break
+    surf.fill((16, 17, 22))
+    pygame.draw.circle(surf, (20, 58, 40), (240, 240), 170)
+    pygame.display.flip()
+"""
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def bench_idle(seconds: float, as_json: bool = False) -> dict[str, Any]:
+    """The table's CPU share while nothing happens (a game paused on the deal, the host
+    screen and the simulator window up), beside a bare pygame loop drawing a window of the
+    same size once a second, measured side by side over the same seconds."""
+    import subprocess
+    import sys
+    import tempfile
+
+    env = {**os.environ, "SDL_VIDEODRIVER": os.environ.get("SDL_VIDEODRIVER", "dummy"),
+           "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+           "TABLE_APP_PADS": "sim"}
+    runs: list[float] = []
+    floors: list[float] = []
+    with tempfile.TemporaryDirectory() as d:
+        env["XDG_CONFIG_HOME"] = d
+        app = subprocess.Popen([sys.executable, "-m", "table_app", "--format", "yakuza",
+                                "--new", "--silent", "--journal", f"{d}/j"],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        bare = subprocess.Popen([sys.executable, "-c", _BARE_LOOP], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            time.sleep(4.0)                   # both started, the deal's first turn running
+            for _ in range(3):
+                a0, b0 = _cpu_seconds(app.pid), _cpu_seconds(bare.pid)
+                t0 = time.monotonic()
+                time.sleep(seconds / 3)
+                wall = time.monotonic() - t0
+                runs.append(100 * (_cpu_seconds(app.pid) - a0) / wall)
+                floors.append(100 * (_cpu_seconds(bare.pid) - b0) / wall)
+        finally:
+            for p in (app, bare):
+                p.terminate()               # SDL turns it into a quit event
+                try:
+                    p.wait(timeout=10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait(timeout=10)
+    value, floor = statistics.median(runs), statistics.median(floors)
+    fig = {"name": "idle_cpu", "unit": "% of one core", "value": round(value, 2),
+           "floor": round(floor, 2), "ratio": round(value / floor, 2) if floor else None,
+           "runs": [round(r, 2) for r in runs], "floor_runs": [round(r, 2) for r in floors]}
+    if as_json:
+        print(json.dumps(fig))
+    else:
+        print("idle: the table's CPU share while a game waits, beside a bare pygame loop "
+              "that draws the same window once a second")
+        print(f"  table {value:.2f} %, floor {floor:.2f} %, ratio {fig['ratio']} "
+              f"(target at most 1.5)")
+    return fig
+
+
 BENCHES: dict[str, Callable[[argparse.Namespace], None]] = {
     "rules": lambda a: bench_rules(a.seconds, a.json),
     "pads": lambda a: bench_pads(a.presses),
@@ -377,6 +447,7 @@ BENCHES: dict[str, Callable[[argparse.Namespace], None]] = {
     "sound": lambda a: bench_sound(),
     "table": lambda a: bench_table(a.presses),
     "screen": lambda a: bench_screen(max(5.0, a.seconds)),
+    "idle": lambda a: bench_idle(max(6.0, a.seconds), a.json),
 }
 
 

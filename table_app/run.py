@@ -186,11 +186,20 @@ def play(args: Any) -> int:
         names = setup.names
         args.format, args.players, args.lang, args.deal = (setup.fmt, setup.players,
                                                            setup.lang, setup.deal)
+    wake = pygame.event.custom_type()
+
+    def sink(ev: Any) -> None:
+        inbox.put(ev)
+        try:
+            pygame.event.post(pygame.event.Event(wake))     # from a driver's thread: safe
+        except pygame.error:
+            pass
+
     if kind == "sim":
-        pads: Any = SimPads(12, inbox.put, clock, size=(480, 480),
+        pads: Any = SimPads(12, sink, clock, size=(480, 480),
                             surface=window.subsurface((800, 0, 480, 480)))
     else:
-        pads = make_pads(kind, 12, inbox.put, clock)
+        pads = make_pads(kind, 12, sink, clock)
     pads.start()
     voice: Any
     if args.silent:
@@ -217,7 +226,17 @@ def play(args: Any) -> int:
     watchdog = Watchdog()
     try:
         while True:
-            events = pygame.event.get()
+            # sleep until something happens: a key, a touch, a pad (its driver posts WAKE),
+            # a timer, the next frame that must be drawn; an idle table costs next to nothing
+            wait = app.wake_in()
+            if hasattr(voice, "busy") and voice.busy():
+                wait = min(wait, 0.05)
+            if kind == "sim" and pads.animating():
+                wait = min(wait, 0.1)
+            if watchdog.every is not None:
+                wait = min(wait, watchdog.every)
+            first = pygame.event.wait(max(1, int(wait * 1000)))
+            events = ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get()
             if any(e.type == pygame.QUIT for e in events):
                 break
             rest = []
@@ -257,12 +276,12 @@ def play(args: Any) -> int:
                     pads.handle_event(e)
             elif hasattr(pads, "poll"):
                 pads.poll()
-            app.step(0.005)
+            app.drain()
             if hasattr(voice, "update"):
                 voice.update()
             now = time.monotonic()
             watchdog.beat(now)
-            if now >= next_frame:           # at most 30 frames a second, and only changes
+            if now >= next_frame or events:  # at most 30 frames a second, and only changes
                 next_frame = now + frame
                 table = app.table           # type: ignore[assignment]
                 table.on_effects = totals

@@ -128,6 +128,13 @@ class SimPads(PadBackend):
         self.dirty = True
 
     # -- drawing -------------------------------------------------------------------------
+    def animating(self) -> bool:
+        """Does any ring change by itself now (a countdown, a fault): draw it again soon."""
+        from firmware_bridge.ringdraw import animated
+
+        from .rings import encode
+        return any(animated(encode(p)) for p in self.pictures.values())
+
     def draw(self, t: float | None = None) -> None:
         import pygame
         if self.surface is None:

@@ -233,9 +233,39 @@ class TableApp:
         else:
             now = self.clock.now()
             due = deadline is not None and now >= deadline
-            if due or (table.timer is not None and now - self.last_tick >= TICK_EVERY):
+            # time is journaled while a timer runs (resume accuracy), not while it is frozen
+            running = table.timer is not None and not table.paused
+            if due or (running and now - self.last_tick >= TICK_EVERY):
                 self.feed(Tick())
         return table.stage != "over"
+
+    def drain(self) -> None:
+        """Take every input waiting, then let time pass: for a loop that sleeps until it is
+        woken (never spinning)."""
+        while True:
+            try:
+                inp = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+            self.feed(inp)
+        self.step(0.0)
+
+    def wake_in(self) -> float:
+        """Seconds until the table has something to do by itself (a timer, a hold, a tick to
+        journal), at most one."""
+        table = self.table
+        assert table is not None
+        now = self.clock.now()
+        waits = [1.0]
+        deadline = table.next_deadline()
+        if deadline is not None:
+            waits.append(deadline - now)
+        if table.timer is not None and not table.paused:
+            waits.append(self.last_tick + TICK_EVERY - now)
+            left = table.time_left(now)
+            if left is not None:
+                waits.append(left % 1.0 or 1.0)      # the shown second changes
+        return max(0.0, min(waits))
 
     def close(self) -> None:
         if self.journal is not None:
