@@ -455,3 +455,10 @@ def test_a_hold_made_while_unplugged_is_still_a_hold(rig: SerialRig) -> None:
     press, release = [e for e in edges if e.seat == 6][:2]
     assert press.pressed and not release.pressed
     assert 0.8 <= release.t - press.t <= 1.3
+
+
+def test_an_older_firmware_is_offered_the_update() -> None:
+    link, connected = _first_link({"FIRMWARE": "0.0.9"})
+    assert link.up and connected
+    assert "pad controller 0.0.9 connected" in link.reason
+    assert f"this app ships firmware {fwconfig.FIRMWARE}" in link.reason

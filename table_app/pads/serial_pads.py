@@ -267,7 +267,11 @@ class SerialPads(PadBackend):
             for seat in range(1, self.seats + 1):
                 self._queue_show(seat, self.pictures[seat])
             self.missing_told = False
-            self.sink(PadLink(0, True, f"pad controller {self.firmware} connected", now))
+            from firmware_bridge import fwconfig
+            note = "" if self.firmware == fwconfig.FIRMWARE else (
+                f"; this app ships firmware {fwconfig.FIRMWARE}: update it with "
+                f"table-app firmware install")
+            self.sink(PadLink(0, True, f"pad controller {self.firmware} connected{note}", now))
             return True
         if not self.missing_told:
             self.missing_told = True
