@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .paths import config_dir
+
 ENV = "TABLE_APP_SETTINGS"
 LANGS = ("ka", "en", "uz", "ru")
 BACKENDS = ("auto", "sim", "gpio", "serial", "fake")
@@ -64,8 +66,7 @@ def settings_path() -> Path:
     chosen = os.environ.get(ENV)
     if chosen:
         return Path(chosen)
-    home = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config"))
-    return home / "table-app" / "settings.toml"
+    return config_dir() / "settings.toml"
 
 
 def load_settings(path: Path | None = None) -> Settings:

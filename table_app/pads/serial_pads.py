@@ -22,6 +22,7 @@ from typing import Any
 from firmware_bridge import padlink as pl
 
 from ..clock import Clock
+from ..paths import config_dir
 from .base import PadBackend, Sink
 from .events import PadEdge, PadLink
 from .rings import Picture, encode
@@ -41,8 +42,7 @@ def secret_path() -> Path:
     chosen = os.environ.get(SECRET_ENV)
     if chosen:
         return Path(chosen)
-    home = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config"))
-    return home / "table-app" / "pad-secret"
+    return config_dir() / "pad-secret"
 
 
 def load_secret(path: Path | None = None) -> bytes:

@@ -4,18 +4,16 @@
 from __future__ import annotations
 
 import json
-import os
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..paths import config_dir
 from ..rules import BUILTIN_FORMATS, find_format
 from .model import t
 from .render import BG, SIZE, TEXT, Button, Painter, _button
 
-NAMES = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "table-app" / \
-    "names.json"
 LANGS = ("ka", "en", "uz", "ru")
 
 
@@ -27,11 +25,16 @@ def clean_name(text: str, limit: int = 24) -> str:
     return " ".join(kept.split())[:limit]
 
 
-def load_names(path: Path = NAMES) -> dict[int, str]:
+def names_path() -> Path:
+    """Where the players' names of earlier games are remembered."""
+    return config_dir() / "names.json"
+
+
+def load_names(path: Path | None = None) -> dict[int, str]:
     """The names remembered from earlier games; anything else in the file is left out (a
     broken file must not stop the table)."""
     try:
-        raw = json.loads(path.read_text("utf-8"))
+        raw = json.loads((path or names_path()).read_text("utf-8"))
     except (OSError, ValueError):
         return {}
     if not isinstance(raw, dict):
@@ -47,7 +50,8 @@ def load_names(path: Path = NAMES) -> dict[int, str]:
     return out
 
 
-def save_names(names: dict[int, str], path: Path = NAMES) -> None:
+def save_names(names: dict[int, str], path: Path | None = None) -> None:
+    path = path or names_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({str(k): v for k, v in sorted(names.items())}, ensure_ascii=False))
 
