@@ -192,11 +192,6 @@ UNIQUE_ROLES: Final = frozenset(r for r in ROLES if r not in REPEATABLE)
 DECISION: Final[dict[str, DecisionDef]] = {d.id: d for r in ROLE_DEFS for d in r.decisions}
 DECISIONS: Final[dict[str, str]] = {d.id: r.id for r in ROLE_DEFS for d in r.decisions}
 
-#: Sides that can win, as `winner` names them, in the order reports list them.
-TEAMS: Final = tuple(dict.fromkeys(r.side for r in ROLE_DEFS))
-
-#: Decisions that remove a player when they land, with the `out[].by` they produce.
-KILLS: Final = tuple(d.label for d in DECISION.values() if d.label)
 
 #: Options every format has, whatever its roles.
 _GENERAL = (

@@ -296,9 +296,6 @@ class State:
         """The living seats in table order (a copy)."""
         return list(self.live)
 
-    def team(self, seat: int) -> str:
-        return self.side_of[self.roles[seat]]
-
     def seat_of(self, role: str) -> int | None:
         """The first living seat holding `role`, in table order."""
         alive = self.alive
