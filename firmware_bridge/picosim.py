@@ -163,6 +163,12 @@ class Firmware:
             self._reader.start()
 
     def _read(self) -> None:
+        try:
+            self._read_frames()
+        except (ValueError, OSError):
+            return            # closed under us: the firmware was shut down, nothing is lost
+
+    def _read_frames(self) -> None:
         out = self._out
         while True:
             head = out.read(1)
