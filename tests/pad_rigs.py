@@ -168,6 +168,7 @@ class SerialRig(Rig):
         from table_app.pads.serial_pads import SerialPads
         self.pins = fwconfig.BUTTON_PINS
         self.fw = firmware or Firmware()
+        self.levels: dict[int, bool] = {}       # each button as the test last set it
         self.clock = MonotonicClock()
         self.backend = SerialPads(12, self.q.put, self.clock, finder=lambda: self.fw.port or None)
         self._panel()
@@ -175,29 +176,24 @@ class SerialRig(Rig):
             raise RuntimeError("no link to the firmware: " + self.fw.stderr()[-2000:])
 
     def press(self, seat: int) -> None:
+        self.levels[seat] = True
         self.fw.set_pin(self.pins[seat - 1], 0)
 
     def release(self, seat: int) -> None:
+        self.levels[seat] = False
         self.fw.set_pin(self.pins[seat - 1], 1)
 
     def wait(self, seconds: float) -> None:
         time.sleep(seconds)
 
     def pump(self) -> list[PadEvent]:
-        # the round trip through the firmware, however loaded the machine: take what comes
-        # until the link has been quiet a while
+        # the round trip through the firmware, however loaded the machine: until the Pi has
+        # heard each button end where the test left it, then until the link is quiet
+        end = time.monotonic() + 5.0
+        while time.monotonic() < end and any(
+                self.backend.is_down(s) != down for s, down in self.levels.items()):
+            time.sleep(0.01)
         time.sleep(0.03)
-        raws: list[RawPadEvent] = []
-        quiet_since = time.monotonic()
-        end = quiet_since + 1.0
-        while time.monotonic() < end and time.monotonic() - quiet_since < 0.12:
-            try:
-                raws.append(self.q.get(timeout=0.01))
-                quiet_since = time.monotonic()
-            except queue.Empty:
-                pass
-        for raw in raws:
-            self.q.put(raw)
         return super().pump()
 
     def close(self) -> None:
