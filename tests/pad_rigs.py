@@ -14,7 +14,7 @@ from typing import Any
 
 from table_app.clock import FakeClock, MonotonicClock
 from table_app.pads import FakePads, GrammarConfig, PadEvent, PadPanel
-from table_app.pads.events import RawPadEvent
+from table_app.pads.events import PadEdge, RawPadEvent
 
 
 class Rig:
@@ -169,18 +169,27 @@ class SerialRig(Rig):
         self.pins = fwconfig.BUTTON_PINS
         self.fw = firmware or Firmware()
         self.levels: dict[int, bool] = {}       # each button as the test last set it
+        self.waiting: set[int] = set()          # buttons whose last change is not heard yet
         self.clock = MonotonicClock()
-        self.backend = SerialPads(12, self.q.put, self.clock, finder=lambda: self.fw.port or None)
+        self.backend = SerialPads(12, self._heard, self.clock,
+                                  finder=lambda: self.fw.port or None)
         self._panel()
         if not self.backend.wait_connected(10):
             raise RuntimeError("no link to the firmware: " + self.fw.stderr()[-2000:])
 
+    def _heard(self, ev: RawPadEvent) -> None:
+        if isinstance(ev, PadEdge) and self.levels.get(ev.seat) == ev.pressed:
+            self.waiting.discard(ev.seat)
+        self.q.put(ev)
+
     def press(self, seat: int) -> None:
         self.levels[seat] = True
+        self.waiting.add(seat)
         self.fw.set_pin(self.pins[seat - 1], 0)
 
     def release(self, seat: int) -> None:
         self.levels[seat] = False
+        self.waiting.add(seat)
         self.fw.set_pin(self.pins[seat - 1], 1)
 
     def wait(self, seconds: float) -> None:
@@ -190,8 +199,7 @@ class SerialRig(Rig):
         # the round trip through the firmware, however loaded the machine: until the Pi has
         # heard each button end where the test left it, then until the link is quiet
         end = time.monotonic() + 5.0
-        while time.monotonic() < end and any(
-                self.backend.is_down(s) != down for s, down in self.levels.items()):
+        while time.monotonic() < end and self.waiting:
             time.sleep(0.01)
         time.sleep(0.03)
         return super().pump()
