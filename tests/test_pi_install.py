@@ -27,7 +27,7 @@ def test_the_dry_run_lists_every_step_and_changes_nothing(tmp_path: Path) -> Non
     for needed in ("apt packages", "python3-lgpio", "python3-pygame", "user 'mafia'",
                    "dialout", "virtual environment", "/dev/table-pads", "table-app.service",
                    "consoleblank=0", "enable and start"):
-        assert needed in text, needed
+        assert needed in text, (needed, proc.returncode, text, proc.stderr)
     assert len(steps) >= 8 and "nothing was changed" in text
     assert not (tmp_path / "data").exists() and not (tmp_path / "opt").exists()
     bad = subprocess.run(["bash", str(PI / "install.sh"), "--frobnicate"], capture_output=True,
