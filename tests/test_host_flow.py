@@ -81,6 +81,21 @@ def test_a_club_night_from_the_screen(tmp_path: Path, fmt_id: str, players: int,
     host.tap(("seat", str(a)))
     host.tap(("foul", str(a)))
     assert table.game.fouls[a] == 1 and host_view(table).public.seats[a - 1].fouls == 1
+    # the same with the keys: F, then the seat's key with Shift (whatever Shift+key types)
+    from table_app.table.host import SEAT_KEYS, HostKeys
+    keyed = next(s for s in living if s not in (speaker, a, b))
+    sent: list = []
+    keys = HostKeys(sent.append)
+    seat_key = getattr(pygame, "K_" + {"-": "MINUS", "=": "EQUALS"}.get(
+        SEAT_KEYS[keyed - 1], SEAT_KEYS[keyed - 1]))
+    for k, shift in ((pygame.K_f, False), (pygame.K_LSHIFT, True), (seat_key, True),
+                     (pygame.K_SPACE, False), (pygame.K_SPACE, False)):
+        keys.handle_pygame(pygame.event.Event(pygame.KEYDOWN, key=k, unicode="",
+                                              mod=pygame.KMOD_LSHIFT if shift else 0))
+    for cmd in sent:
+        app.feed(cmd)
+    assert [c.cmd for c in sent] == [("foul", str(keyed)), ("pause",), ("resume",)]
+    assert table.game.fouls[keyed] == 1 and not table.paused
     host.tap(("seat", str(b)))
     host.tap(("confirm", str(b)))
     assert table.game.alive[b]                          # not yet: it asks once more
