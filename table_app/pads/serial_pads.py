@@ -348,16 +348,18 @@ class SerialPads(PadBackend):
                     self.stats["pad_resends"] = pl.u16(body, 2)
                     self.stats["pad_dropped"] = pl.u16(body, 4)
                 elif kind == pl.EDGE and seq and self.connected.is_set():
+                    if not self._within_rate(now):
+                        continue          # not acknowledged: the controller sends it again
                     self._write(pl.frame(pl.ACK, 0, bytes([seq])))
-                    if len(body) >= 6 and link.receiver.fresh(seq) and 1 <= body[0] <= self.seats \
-                            and self._within_rate(now):
+                    if len(body) >= 6 and link.receiver.fresh(seq) and 1 <= body[0] <= self.seats:
                         t = self._pad_time(now, pl.u32(body, 2))
                         self.down[body[0]] = bool(body[1])
                         self.sink(PadEdge(body[0], bool(body[1]), t))
 
     def _within_rate(self, now: float) -> bool:
         """At most EDGE_RATE edges a second (with a burst of as many): twelve players
-        tapping fast stay far below it; a flood is dropped, counted, and never journaled."""
+        tapping fast stay far below it. An edge over the rate is not acknowledged (the
+        controller sends it again later) and counted; a flood never reaches the journal."""
         self._tokens = min(EDGE_RATE, self._tokens + (now - self._tokens_at) * EDGE_RATE)
         self._tokens_at = now
         if self._tokens < 1:
