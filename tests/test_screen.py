@@ -157,20 +157,19 @@ def test_touch_sends_host_commands(tmp_path: Path) -> None:
     assert screen.touch((seat8.rect[0] + 30, seat8.rect[1] + 30)) == ("act", "5", "8")
     # acting for a seat: "nothing" is a choice too
     screen.selected = 6
-    screen.update(host_view(app.table))
-    act = next(b for b in screen.buttons if b.cmd == ("act", "6"))
-    screen.touch((act.rect[0] + 5, act.rect[1] + 5))
-    screen.update(host_view(app.table))
-    nothing = next(b for b in screen.buttons if b.cmd == ("act", "6", "-"))
-    assert screen.touch((nothing.rect[0] + 5, nothing.rect[1] + 5)) == ("act", "6", "-")
+    assert _press(screen, app, ("act", "6")) is None
+    assert _press(screen, app, ("act", "6", "-")) == ("act", "6", "-")
     # a removal asks once more before it is sent
     screen.selected = 4
+    assert _press(screen, app, ("confirm", "4")) is None
+    assert _press(screen, app, ("disqualify", "4")) == ("disqualify", "4")
+
+
+def _press(screen: Screen, app, cmd: tuple[str, ...]):  # type: ignore[no-untyped-def]
+    """Redraw the host's screen, then touch the button that carries `cmd`."""
     screen.update(host_view(app.table))
-    remove = next(b for b in screen.buttons if b.cmd == ("confirm", "4"))
-    assert screen.touch((remove.rect[0] + 5, remove.rect[1] + 5)) is None
-    screen.update(host_view(app.table))
-    sure = next(b for b in screen.buttons if b.cmd == ("disqualify", "4"))
-    assert screen.touch((sure.rect[0] + 5, sure.rect[1] + 5)) == ("disqualify", "4")
+    button = next(b for b in screen.buttons if b.cmd == cmd)
+    return screen.touch((button.rect[0] + 5, button.rect[1] + 5))
 
 
 def test_an_awake_seat_pressing_on_the_introduction_night_is_no_alarm(tmp_path: Path) -> None:
