@@ -69,7 +69,12 @@ class Rig:
         self.wait(0.05)
         return self.pump()
 
-    def hold(self, seat: int, seconds: float = 0.8) -> list[PadEvent]:
+    # how long a test holds a button: over the 0.7 s hold with a margin for how late a real-time
+    # backend may see the press and the release on a loaded machine
+    hold_for = 0.8
+
+    def hold(self, seat: int, seconds: float | None = None) -> list[PadEvent]:
+        seconds = self.hold_for if seconds is None else seconds
         self.press(seat)
         out = self.pump()
         self.wait(seconds)
@@ -160,8 +165,11 @@ class SerialRig(Rig):
 
     name = "serial"
     real_time = True
+    hold_for = 1.2
 
-    def __init__(self, stuck: float = 1.5, firmware: Any = None) -> None:
+    # stuck is judged on the controller's clock, which runs on while a loaded machine delays the
+    # test between a press and its release: 4 s keeps a busy CI box from faking a stuck button
+    def __init__(self, stuck: float = 4.0, firmware: Any = None) -> None:
         super().__init__(stuck)
         from firmware_bridge import fwconfig
         from firmware_bridge.picosim import Firmware
@@ -195,12 +203,17 @@ class SerialRig(Rig):
     def wait(self, seconds: float) -> None:
         time.sleep(seconds)
 
+    def settle(self, timeout: float = 5.0) -> bool:
+        """Wait until the Pi has heard each button end where the test left it."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end and self.waiting:
+            time.sleep(0.01)
+        return not self.waiting
+
     def pump(self) -> list[PadEvent]:
         # the round trip through the firmware, however loaded the machine: until the Pi has
         # heard each button end where the test left it, then until the link is quiet
-        end = time.monotonic() + 5.0
-        while time.monotonic() < end and self.waiting:
-            time.sleep(0.01)
+        self.settle()
         time.sleep(0.03)
         return super().pump()
 
