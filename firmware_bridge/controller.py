@@ -6,6 +6,7 @@ import sys
 import time
 
 import select
+import machine
 from machine import WDT, Pin
 from neopixel import NeoPixel
 
@@ -41,6 +42,7 @@ class Controller:
         self.shown_at = [0] * cfg.SEATS
         self.stale = [True] * cfg.SEATS          # rings whose pixels must be worked out again
         self.px = [[(0, 0, 0)] * cfg.RING for _ in range(cfg.SEATS)]
+        self.rot = [0] * cfg.SEATS                # how each ring is turned (pads.rotation)
         self.scale = 1.0
         self.blanked = True
         self.cap = 255
@@ -70,7 +72,7 @@ class Controller:
             pressed = self.buttons[i].value() == 0
             if pressed != self.down[i] and ticks_diff(now, self.lock_until[i]) >= 0:
                 self.down[i] = pressed
-                self.lock_until[i] = now + cfg.DEBOUNCE_MS
+                self.lock_until[i] = time.ticks_add(now, cfg.DEBOUNCE_MS)
                 self.sender.add(pl.EDGE, bytes([i + 1, 1 if pressed else 0]) + pl.p32(now))
 
     # -- the link -------------------------------------------------------------------------
@@ -126,6 +128,25 @@ class Controller:
             self.budget = pl.u16(body, 1)
             self.stale = [True] * cfg.SEATS
             self.dirty = True
+        elif kind == pl.ROTATE:
+            for i in range(min(len(body), cfg.SEATS)):
+                self.rot[i] = body[i] % cfg.RING
+            self.stale = [True] * cfg.SEATS
+            self.dirty = True
+        elif kind == pl.UPDATE and bytes(body) == pl.UPDATE_BODY:
+            self.safe_mode()
+
+    def safe_mode(self):
+        # The watchdog of an RP2040 cannot be stopped, and mpremote cannot reach the REPL past
+        # a running controller: so leave a flag and restart. main.py sees the flag, removes it
+        # and stays at the REPL with no watchdog; the update ends with a reset into the new
+        # firmware, and a power cut before that simply starts this one again.
+        for i in range(cfg.SEATS * cfg.RING):
+            self.np[i] = (0, 0, 0)
+        self.np.write()
+        with open(pl.SAFE_MODE_FLAG, "w") as f:
+            f.write("update\n")
+        machine.reset()
 
     def pump(self, now):
         frame = self.sender.due(now)
@@ -154,7 +175,7 @@ class Controller:
             # only the rings that changed or move by themselves are worked out again
             if self.stale[s] or rd.animated(self.pics[s]):
                 t = ticks_diff(now, self.shown_at[s]) / 1000
-                self.px[s] = rd.render(self.pics[s], t, ring, 0, cap)
+                self.px[s] = rd.render(self.pics[s], t, ring, self.rot[s], cap)
                 self.stale[s] = False
                 changed.append(s)
             for c in self.px[s]:

@@ -12,6 +12,11 @@ EDGE = 5         # pad -> Pi  reliable    [seat, pressed, t_ms (4 bytes)]
 SHOW = 6         # Pi -> pad  reliable    [seat, picture bytes (ringdraw.py)]
 BRIGHT = 7       # Pi -> pad  reliable    [cap 0-255, budget mA (2 bytes)]
 STATS = 8        # pad -> Pi              [bad frames (2), resends (2), dropped edges (2)]
+UPDATE = 9       # Pi -> pad  reliable    [b"update"]: restart into safe mode for an update
+ROTATE = 10      # Pi -> pad  reliable    [each ring's turn: the pixel at seat 1 (1 byte each)]
+
+UPDATE_BODY = b"update"   # a frame of kind 9 with any other body is ignored
+SAFE_MODE_FLAG = "safemode"   # on the controller's flash: the next boot stays at the REPL
 
 MAX_FRAME = 64   # bytes of payload; a longer run is noise
 WINDOW = 128     # a reliable frame is new only if its seq is at most this far ahead

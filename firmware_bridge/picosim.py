@@ -7,6 +7,11 @@ developer without hardware use it.
 The relay is the USB cable: a test can cut it (the host's port vanishes, as when unplugged),
 plug it back (a new port, found again), or put noise and corrupt bytes on it either way.
 The shims let a test press a button (a pin level) and read the pixel buffer.
+
+`Firmware(flash=folder)` is a whole board: the folder is the Pico's filesystem, power-up runs
+its `main.py` and then the REPL (where mpremote reaches it), and `machine.reset()` reboots it,
+dropping the USB port for a moment. `link` is a symlink that follows the port, as the udev
+rule's `/dev/table-pads` does.
 """
 
 from __future__ import annotations
@@ -37,15 +42,27 @@ def micropython() -> str:
     return exe
 
 
+def _die_with_parent() -> None:
+    # a test run that dies (or a benchmark stopped with Ctrl-C) leaves no interpreter
+    # spinning its 1 kHz loop: Linux kills the child when its parent goes
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL(None).prctl(1, int(signal.SIGKILL))      # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 class Relay(threading.Thread):
     """Copies bytes between the firmware's pty and the host's, and can be cut or made noisy."""
 
-    def __init__(self, pad_fd: int) -> None:
+    def __init__(self, pad_fd: int, link: Path | None = None) -> None:
         super().__init__(daemon=True, name="usb-cable")
         os.set_blocking(pad_fd, False)
         self.pad_fd = pad_fd
         self.host_fd: int | None = None
         self.host_path = ""
+        self.link = link
         self.lock = threading.Lock()
         self.running = True
         self.corrupt = 0.0          # chance that a byte in transit is changed
@@ -60,11 +77,18 @@ class Relay(threading.Thread):
         os.set_blocking(master, False)
         with self.lock:
             self.host_fd, self.host_path = master, path
+        if self.link is not None:
+            tmp = self.link.with_name(self.link.name + ".new")
+            tmp.unlink(missing_ok=True)
+            tmp.symlink_to(path)
+            tmp.replace(self.link)
         return path
 
     def cut(self) -> None:
         with self.lock:
             fd, self.host_fd, self.host_path = self.host_fd, None, ""
+        if self.link is not None:
+            self.link.unlink(missing_ok=True)
         if fd is not None:
             os.close(fd)            # the host's port hangs up
 
@@ -121,14 +145,23 @@ class Firmware:
     """One firmware process: its pty, its control FIFOs, its last pixel frame."""
 
     def __init__(self, config: dict[str, object] | None = None, script: str | None = None,
-                 control: bool = True) -> None:
+                 control: bool = True, flash: Path | None = None) -> None:
         """`script` replaces the firmware (the benchmark's echo); `control` False for a
-        script that never opens the shims' control channel."""
+        script that never opens the shims' control channel; `flash` boots a whole board
+        from that folder (see the module's docstring)."""
         self.dir = Path(tempfile.mkdtemp(prefix="padfw-"))
         self.ctl_in = self.dir / "in"
         self.ctl_out = self.dir / "out"
         os.mkfifo(self.ctl_in)
         os.mkfifo(self.ctl_out)
+        # our own writer on the pixel FIFO and reader on the pin FIFO, so a rebooting board
+        # never ends the frame reader nor breaks the test's pipe to the pins
+        self._keep = os.open(self.ctl_out, os.O_RDWR)
+        self._keep_in = os.open(self.ctl_in, os.O_RDWR)
+        self.flash = flash
+        self.link = self.dir / "table-pads"
+        self.boots = 0
+        self.closing = False
         paths = [str(SHIMS), str(FIRMWARE)]
         if config:
             # a test's own fwconfig.py, in front of the firmware's
@@ -138,17 +171,24 @@ class Firmware:
             text += "".join(f"\n{k} = {v!r}" for k, v in config.items()) + "\n"
             (override / "fwconfig.py").write_text(text)
             paths.insert(0, str(override))
+        if flash is not None:
+            paths = [str(SHIMS), str(flash)]
         code = f"import sys; sys.path[:0] = {paths!r}; " + (
-            script or "import controller; controller.run()")
+            script or ("import main" if flash is not None
+                       else "import controller; controller.run()"))
         master, slave = pty.openpty()
         tty.setraw(slave)
-        env = dict(os.environ, PADSIM_IN=str(self.ctl_in), PADSIM_OUT=str(self.ctl_out))
+        self.env = dict(os.environ, PADSIM_IN=str(self.ctl_in), PADSIM_OUT=str(self.ctl_out))
+        self.argv = [micropython(), *(["-i"] if flash is not None else []), "-c", code]
         self.log = open(self.dir / "stderr", "wb")
-        self.proc = subprocess.Popen([micropython(), "-c", code], stdin=master, stdout=master,
-                                     stderr=self.log, env=env, close_fds=True)
-        os.close(master)
-        self.relay = Relay(slave)
+        self._board_fd = master
+        self.proc = self._power_up()
+        if flash is None:
+            os.close(master)
+        self.relay = Relay(slave, self.link)
         self.relay.start()
+        if flash is not None:
+            threading.Thread(target=self._supervise, daemon=True, name="pico-reset").start()
         self.frame = bytes(PIXELS * 3)
         self.frames = 0
         self.frame_times: list[float] = []
@@ -161,6 +201,28 @@ class Firmware:
             self._out = open(self.ctl_out, "rb", buffering=0)
             self._reader = threading.Thread(target=self._read, daemon=True, name="pad-pixels")
             self._reader.start()
+
+    def _power_up(self) -> subprocess.Popen[bytes]:
+        self.boots += 1
+        return subprocess.Popen(self.argv, stdin=self._board_fd, stdout=self._board_fd,
+                                stderr=self.log, env=self.env, close_fds=True,
+                                cwd=self.flash, preexec_fn=_die_with_parent)
+
+    def _supervise(self) -> None:
+        # machine.reset() ends the interpreter on SIGUSR1: the USB port drops, the board boots
+        # main.py again, and the port comes back (under a new name; the link follows it)
+        import signal
+        while not self.closing:
+            code = self.proc.wait()
+            if self.closing or code != -signal.SIGUSR1:
+                return
+            self.relay.cut()
+            time.sleep(0.2)
+            with self.changed:
+                if self.closing:
+                    return
+                self.proc = self._power_up()
+            self.relay.plug()
 
     def _read(self) -> None:
         try:
@@ -237,9 +299,14 @@ class Firmware:
         return (self.dir / "stderr").read_text(errors="replace")
 
     def close(self) -> None:
+        with self.changed:
+            self.closing = True
         self.proc.kill()
         self.proc.wait(timeout=5)
         self.relay.stop()
+        for fd in (self._keep, self._keep_in, self._board_fd if self.flash is not None else -1):
+            if fd >= 0:
+                os.close(fd)
         for f in (self._ctl, self._out, self.log):
             try:
                 if f is not None:

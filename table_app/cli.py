@@ -124,6 +124,23 @@ def cmd_firmware(args: argparse.Namespace) -> int:
     return install(args.port, args.dry_run)
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    from . import check
+    from .settings import SettingsError, apply, load_settings
+
+    try:
+        apply(args, load_settings())
+    except SettingsError as exc:
+        print(f"table-app: {exc}", file=sys.stderr)
+        return 2
+    try:
+        return check.main(args.pads, args.wait, not args.no_write, args.audio_device or None,
+                          sound=not args.no_sound)
+    except KeyboardInterrupt:
+        print("table-app: check stopped; nothing written", file=sys.stderr)
+        return 130
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     from . import run
 
@@ -222,9 +239,20 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--lang", default="en", choices=("ka", "en", "uz", "ru"))
     o.set_defaults(func=cmd_observe)
 
+    c = sub.add_parser("check", help="test the whole table: every ring and button, which "
+                       "button is whose, each ring's turn, the link and the sound")
+    c.add_argument("--pads", choices=("auto", "sim", "gpio", "serial", "fake"), default=None)
+    c.add_argument("--wait", type=float, default=30.0,
+                   help="seconds to wait for each ring's press (default 30)")
+    c.add_argument("--no-write", action="store_true",
+                   help="report only; leave the settings as they are")
+    c.add_argument("--no-sound", action="store_true", help="skip the test sound")
+    c.set_defaults(func=cmd_check)
+
     f = sub.add_parser("firmware", help="the pad controller's firmware")
     fsub = f.add_subparsers(dest="action", required=True)
-    inst = fsub.add_parser("install", help="copy the firmware onto a Pico (with mpremote)")
+    inst = fsub.add_parser("install", help="put the firmware on a Pico, or update it (the "
+                           "running controller restarts into safe mode first)")
     inst.add_argument("--port", help="the Pico's serial port (default: found by USB id)")
     inst.add_argument("--dry-run", action="store_true", help="print the mpremote command")
     inst.set_defaults(func=cmd_firmware)

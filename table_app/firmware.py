@@ -1,29 +1,55 @@
-"""`table-app firmware install`: copy the pad controller's firmware onto a Pico, with mpremote."""
+"""`table-app firmware install`: put the pad controller's firmware on a Pico, first time or as
+an update while the old firmware runs.
+
+The steps, each said as it happens:
+1. listen on the port for a moment: a running controller sends a heartbeat, a bare
+   MicroPython (a new Pico, or one in safe mode) says nothing and is sent nothing, since the
+   bytes of a frame would be typed into its REPL;
+2. a running controller is asked who it is (the version handshake) and then to restart into
+   safe mode (`padlink.UPDATE`): an RP2040's watchdog cannot be stopped, so it leaves a flag,
+   resets, and its `main.py` stays at the REPL;
+3. mpremote copies every file and the pairing secret and resets the board (`resume`: no soft
+   reset, which would start the old controller again);
+4. the new firmware is asked who it is: its version, and whether it is paired with this Pi.
+"""
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 import subprocess
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from firmware_bridge import padlink as pl
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware_bridge"
 FILES = ("padlink.py", "ringdraw.py", "fwconfig.py", "controller.py", "main.py")
+
+
+class FirmwareError(Exception):
+    """A step of the install failed; the message says what to do."""
 
 
 def install_command(port: str, mpremote: str = "mpremote",
                     pairing: Path | None = None) -> list[str]:
     """The one mpremote call that copies every file (and the pairing secret) and restarts
     the controller."""
-    files = [str(FIRMWARE / f) for f in FILES] + ([str(pairing)] if pairing else [])
-    return [mpremote, "connect", port, "fs", "cp", *files, ":", "+", "reset"]
+    files = [FIRMWARE / f for f in FILES] + ([pairing] if pairing else [])
+    cmd = [mpremote, "connect", port, "resume"]
+    for i, f in enumerate(files):
+        # one copy per file, each to its own name: `:name` works on the Pico and anywhere else
+        cmd += [*(["+"] if i else []), "fs", "cp", str(f), ":" + f.name]
+    return cmd + ["+", "reset"]
 
 
 def pairing_secret() -> bytes:
     """This Pi's pairing secret, made once (0600): the controller must prove it holds it
     before the table trusts its buttons or sends it a picture."""
-    import os
     import secrets
 
     from .pads.serial_pads import load_secret, secret_path
@@ -47,9 +73,138 @@ def pairing_file(folder: Path, secret: bytes) -> Path:
     return path
 
 
+@dataclass
+class Controller:
+    """What a running controller says of itself in the handshake."""
+
+    protocol: int
+    seats: int
+    version: str
+    paired: bool
+
+    def describe(self) -> str:
+        pairing = "paired with this table" if self.paired else "not paired with this table"
+        return (f"firmware {self.version or '?'} (protocol {self.protocol}, "
+                f"{self.seats} pads), {pairing}")
+
+
+def _open(port: str) -> Any:
+    import serial
+    try:
+        # exclusive: a running table holds the port the same way, and is named below
+        return serial.Serial(port, 115200, timeout=0.05, exclusive=True)
+    except (serial.SerialException, OSError, ValueError) as e:
+        text = str(e)
+        if "lock" in text.lower() or "busy" in text.lower():
+            raise FirmwareError(
+                f"{port} is in use, most likely by the running table: stop it first "
+                f"(sudo systemctl stop table-app), then install again") from e
+        if "ermission" in text:
+            raise FirmwareError(f"no permission to open {port}: add this user to the "
+                                f"dialout group (sudo adduser $USER dialout), log in again") from e
+        raise FirmwareError(f"cannot open {port}: {text}") from e
+
+
+class _Gone(Exception):
+    """The port went away under us (the controller reset, or the cable was pulled)."""
+
+
+def _frames(ser: Any, decoder: pl.Decoder) -> list[tuple[int, int, bytes]]:
+    import serial
+    try:
+        data = ser.read(256)
+    except (serial.SerialException, OSError) as e:
+        raise _Gone(str(e)) from e
+    return decoder.feed(data) if data else []
+
+
+def probe(port: str, secret: bytes, listen: float = 1.5, update: bool = False,
+          ) -> Controller | None:
+    """Ask the controller on `port` who it is, only if it is heard running our firmware
+    (None when it is silent: a bare MicroPython). With `update`, then ask it to restart
+    into safe mode."""
+    ser = _open(port)
+    try:
+        return _probe(ser, port, secret, listen, update)
+    except _Gone as e:
+        raise FirmwareError(f"the controller on {port} went away ({e}): plug it in again "
+                            f"and retry") from e
+    finally:
+        ser.close()
+
+
+def _probe(ser: Any, port: str, secret: bytes, listen: float, update: bool,
+           ) -> Controller | None:
+    decoder = pl.Decoder()
+    end = time.monotonic() + listen
+    heard = False
+    while time.monotonic() < end and not heard:
+        heard = bool(_frames(ser, decoder))
+    if not heard:
+        return None
+    challenge = os.urandom(8)
+    reply = _exchange(ser, decoder, pl.HELLO, bytes([pl.PROTOCOL]) + challenge, 1,
+                      want=pl.HELLO_REPLY)
+    if reply is None or len(reply) < 3:
+        raise FirmwareError(f"the controller on {port} sends frames but does not answer "
+                            f"the handshake: unplug it, plug it in again, and retry")
+    info = Controller(reply[0], reply[1], bytes(reply[15:]).decode("utf-8", "replace"),
+                      len(reply) >= 15 and bytes(reply[7:15]) == pl.proof(secret,
+                                                                            challenge))
+    if update:
+        try:
+            taken = _exchange(ser, decoder, pl.UPDATE, pl.UPDATE_BODY, 2, want=pl.ACK)
+        except _Gone:
+            taken = b""          # it reset at once: the port dropped before its ACK came
+        if taken is None:
+            raise FirmwareError("the controller did not take the update request: its "
+                                "firmware may be too old; hold BOOTSEL and flash it "
+                                "(see hardware/README.md)")
+    return info
+
+
+def _exchange(ser: Any, decoder: pl.Decoder, kind: int, body: bytes, seq: int, want: int,
+              timeout: float = 2.0) -> bytes | None:
+    """Send one reliable frame (again every 0.1 s) till the answer of kind `want` comes."""
+    end = time.monotonic() + timeout
+    sent = 0.0
+    while time.monotonic() < end:
+        if time.monotonic() - sent > 0.1:
+            ser.write(pl.frame(kind, seq, body))
+            sent = time.monotonic()
+        for got, got_seq, got_body in _frames(ser, decoder):
+            if got_seq:                      # the controller's own reliable frames: acked
+                ser.write(pl.frame(pl.ACK, 0, bytes([got_seq])))
+            if got == want and (want != pl.ACK or bytes(got_body[:1]) == bytes([seq])):
+                return bytes(got_body)
+    return None
+
+
+def wait_for_port(port: str | None, gone_first: str | None, timeout: float = 15.0) -> str:
+    """The controller's port once it is back after a reset: USB drops and comes back,
+    perhaps under another name (hence `find_pico` when no port was named)."""
+    from .pads.serial_pads import find_pico
+
+    end = time.monotonic() + timeout
+    # the reset takes a moment to drop the port: wait for that, but not for ever (a board
+    # whose port never drops is also fine)
+    gone_by = time.monotonic() + 3.0
+    while gone_first and os.path.exists(gone_first) and time.monotonic() < gone_by:
+        time.sleep(0.05)
+    while time.monotonic() < end:
+        found = port or find_pico()
+        if found and os.path.exists(found):
+            time.sleep(0.5)                  # let the board finish booting
+            return found
+        time.sleep(0.1)
+    raise FirmwareError("the controller did not come back after its reset: unplug it, plug "
+                        "it in again, and run the install again")
+
+
 def install(port: str | None, dry_run: bool = False) -> int:
     from .pads.serial_pads import find_pico
 
+    named = port
     port = port or find_pico()
     if port is None:
         print("table-app: no Pico found: plug the pad controller in, or give --port",
@@ -64,11 +219,37 @@ def install(port: str | None, dry_run: bool = False) -> int:
               file=sys.stderr)
         return 2
     import tempfile
-    with tempfile.TemporaryDirectory() as d:
-        cmd = install_command(port, exe, pairing_file(Path(d), pairing_secret()))
-        proc = subprocess.run(cmd)
-    if proc.returncode != 0:
-        print(f"table-app: mpremote failed ({proc.returncode})", file=sys.stderr)
+    try:
+        secret = pairing_secret()
+        before = probe(port, secret, update=True) if os.path.exists(port) else None
+        if before is not None:
+            print(f"the controller runs {before.describe()}")
+            print("asking it to restart into safe mode for the update")
+            port = wait_for_port(named, gone_first=port)
+        else:
+            print(f"no running controller on {port}: installing onto MicroPython")
+        with tempfile.TemporaryDirectory() as d:
+            cmd = install_command(port, exe, pairing_file(Path(d), secret))
+            proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  text=True, timeout=120)
+        if proc.returncode != 0:
+            print(proc.stdout, file=sys.stderr, end="")
+            print(f"table-app: mpremote failed ({proc.returncode}); if the controller is not "
+                  f"at its REPL, unplug it, plug it in again and retry", file=sys.stderr)
+            return 2
+        print(f"copied {len(FILES)} files and the pairing secret to {port}; the controller "
+              f"restarts")
+        port = wait_for_port(named, gone_first=port)
+        after = probe(port, secret, listen=5.0)
+    except FirmwareError as e:
+        print(f"table-app: {e}", file=sys.stderr)
         return 2
-    print(f"firmware installed and paired on {port}; the controller restarts")
-    return 0
+    except subprocess.TimeoutExpired:
+        print("table-app: mpremote did not finish in 2 minutes", file=sys.stderr)
+        return 2
+    if after is None:
+        print("table-app: the new firmware does not answer: unplug the controller, plug it "
+              "in again, and look at hardware/README.md", file=sys.stderr)
+        return 2
+    print(f"the controller now runs {after.describe()}")
+    return 0 if after.paired else 2

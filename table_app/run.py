@@ -200,6 +200,8 @@ def play(args: Any) -> int:
                             surface=window.subsurface((800, 0, 480, 480)))
     else:
         pads = make_pads(kind, 12, sink, clock)
+    # which button is whose, and how each ring is turned: as `table-app check` found them
+    pads.set_layout(getattr(args, "buttons", None), getattr(args, "rotation", None))
     pads.start()
     voice: Any
     if args.silent:

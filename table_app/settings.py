@@ -12,6 +12,10 @@
     backend = "auto"                  # auto, sim, gpio, serial, fake
     port = "/dev/table-pads"          # the pad controller (serial)
     pins = "/etc/table-app/pins.toml" # the pin map (gpio)
+    buttons = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]  # the button of each ring, seat by seat
+    rotation = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]    # each ring's pixel that points at seat 1
+
+`table-app check` finds `buttons` and `rotation` at the table and writes them here.
 
     [light]
     night_cap = 0.25                  # rings' brightness at night and at the deal, 0 to 1
@@ -55,6 +59,8 @@ class Settings:
     pads: str | None = None
     port: str | None = None
     pins: str | None = None
+    buttons: list[int] | None = None
+    rotation: list[int] | None = None
     night_cap: float = 0.25
     day_cap: float = 0.6
     audio_device: str = ""
@@ -96,6 +102,10 @@ def load_settings(path: Path | None = None) -> Settings:
     s.pads = _choice(p, pads.pop("backend", None), "pads.backend", BACKENDS)
     s.port = _text(p, pads.pop("port", None), "pads.port")
     s.pins = _text(p, pads.pop("pins", None), "pads.pins")
+    s.buttons = _seats(p, pads.pop("buttons", None), "pads.buttons", 1, 12)
+    s.rotation = _seats(p, pads.pop("rotation", None), "pads.rotation", 0, 11)
+    if s.buttons is not None and sorted(s.buttons) != list(range(1, 13)):
+        raise SettingsError(f"{p}: pads.buttons must name each button 1 to 12 once")
     night = _share(p, light.pop("night_cap", None), "light.night_cap")
     day = _share(p, light.pop("day_cap", None), "light.day_cap")
     s.night_cap = s.night_cap if night is None else night
@@ -137,6 +147,56 @@ def _whole(p: Path, v: Any, key: str, lo: int, hi: int) -> int | None:
     return v
 
 
+def _seats(p: Path, v: Any, key: str, lo: int, hi: int) -> list[int] | None:
+    if v is None:
+        return None
+    if (not isinstance(v, list) or len(v) != 12
+            or any(isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi
+                   for x in v)):
+        raise SettingsError(f"{p}: {key} takes 12 whole numbers from {lo} to {hi}, "
+                            f"one per seat")
+    return list(v)
+
+
+def write_pad_layout(buttons: list[int], rotation: list[int],
+                     path: Path | None = None) -> Path:
+    """Put `pads.buttons` and `pads.rotation` into the settings file, keeping everything else
+    in it (comments too); the file is checked again before it replaces the old one."""
+    p = path or settings_path()
+    text = p.read_text(encoding="utf-8") if p.exists() else ""
+    lines = text.splitlines()
+    new = {"buttons": f"buttons = {buttons}", "rotation": f"rotation = {rotation}"}
+    section = ""
+    pads_at = None
+    kept: list[str] = []
+    for line in lines:
+        bare = line.strip()
+        if bare.startswith("["):
+            section = bare.strip("[] ").split("]")[0].strip()
+            if section == "pads":
+                pads_at = len(kept)
+        key = bare.split("=", 1)[0].strip() if "=" in bare else ""
+        if section == "pads" and key in new:
+            continue                     # replaced below
+        kept.append(line)
+    block = [new["buttons"], new["rotation"]]
+    if pads_at is None:
+        kept += ([""] if kept else []) + ["[pads]", *block]
+    else:
+        kept[pads_at + 1:pads_at + 1] = block
+    out = "\n".join(kept) + "\n"
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(p.name + ".new")
+    tmp.write_text(out, encoding="utf-8")
+    try:
+        load_settings(tmp)
+    except SettingsError:
+        tmp.unlink()
+        raise
+    tmp.replace(p)
+    return p
+
+
 def _share(p: Path, v: Any, key: str) -> float | None:
     if v is None:
         return None
@@ -156,3 +216,4 @@ def apply(args: Any, s: Settings) -> None:
     if s.pins:
         os.environ.setdefault("TABLE_APP_PINS", s.pins)
     args.night_cap, args.day_cap, args.audio_device = s.night_cap, s.day_cap, s.audio_device
+    args.buttons, args.rotation = s.buttons, s.rotation

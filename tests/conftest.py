@@ -1,4 +1,5 @@
 import os
+import tempfile
 
 # Every test runs headless: pygame must never look for a screen or a sound card here.
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -7,7 +8,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 # Nothing of this machine's own table reaches a test: no pairing secret, no settings, no
 # controller it happens to have plugged in.
-os.environ["TABLE_APP_PAD_SECRET"] = os.path.join(os.path.dirname(__file__), ".no-pad-secret")
-os.environ.setdefault("TABLE_APP_SETTINGS", os.path.join(os.path.dirname(__file__),
-                                                         ".no-settings.toml"))
+# (a folder of this run's own, so a test that makes a secret never leaves it for the next)
+_NOWHERE = tempfile.mkdtemp(prefix="table-app-tests-")
+os.environ["TABLE_APP_PAD_SECRET"] = os.path.join(_NOWHERE, "no-pad-secret")
+os.environ.setdefault("TABLE_APP_SETTINGS", os.path.join(_NOWHERE, "no-settings.toml"))
 os.environ.setdefault("TABLE_APP_PORT", "none")

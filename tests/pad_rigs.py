@@ -183,7 +183,9 @@ class SerialRig(Rig):
                                   finder=lambda: self.fw.port or None)
         self._panel()
         if not self.backend.wait_connected(10):
-            raise RuntimeError("no link to the firmware: " + self.fw.stderr()[-2000:])
+            err = self.fw.stderr()[-2000:]
+            self.close()                 # no firmware left spinning after a failed start
+            raise RuntimeError(f"no link to the firmware ({self.backend.error}): {err}")
 
     def _heard(self, ev: RawPadEvent) -> None:
         if isinstance(ev, PadEdge) and self.levels.get(ev.seat) == ev.pressed:

@@ -466,3 +466,18 @@ def test_an_older_firmware_is_offered_the_update() -> None:
     assert link.up and connected
     assert "pad controller 0.0.9 connected" in link.reason
     assert f"this app ships firmware {fwconfig.FIRMWARE}" in link.reason
+
+
+def test_a_hold_across_the_pad_clocks_wrap_keeps_its_length() -> None:
+    # ticks_ms on the Pico wraps every 2**30 ms (12.4 days): a table left on that long must
+    # still time a hold that spans the wrap, and keep its edges in order
+    from table_app.clock import FakeClock
+    pads = SerialPads(12, lambda e: None, FakeClock(), secret=b"")
+    wrap = 1 << 30
+    pads._offset(100.0, pads._unwrap(wrap - 500))                 # a heartbeat
+    down = pads._pad_time(100.2, pads._unwrap(wrap - 400))         # pressed before the wrap
+    pads._offset(101.0, pads._unwrap(300))                         # a heartbeat after it
+    up = pads._pad_time(101.3, pads._unwrap(600))                  # released after
+    assert up - down == pytest.approx(1.0, abs=0.01)
+    late = pads._pad_time(101.4, pads._unwrap(wrap - 450))        # an old edge, resent late
+    assert late == pytest.approx(down - 0.05, abs=0.01)

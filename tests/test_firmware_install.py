@@ -1,13 +1,22 @@
-"""`table-app firmware install` calls mpremote with every firmware file."""
+"""`table-app firmware install`: mpremote against a simulated Pico (the real firmware in a real
+MicroPython, with a flash folder, a REPL and resets), first install and update."""
 
 from __future__ import annotations
 
 import os
+import queue
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+from firmware_bridge import fwconfig
+from firmware_bridge.picosim import Firmware
+from table_app.clock import MonotonicClock
 from table_app.firmware import FILES, FIRMWARE
+from table_app.pads.events import PadLink
+from table_app.pads.serial_pads import SerialPads
 
 
 def _cli(*args: str, path: str | None = None,
@@ -17,32 +26,107 @@ def _cli(*args: str, path: str | None = None,
     if path is not None:
         env["PATH"] = path
     return subprocess.run([sys.executable, "-m", "table_app", "firmware", "install", *args],
-                          capture_output=True, text=True, env=env, timeout=60)
+                          capture_output=True, text=True, env=env, timeout=180)
 
 
-def test_install_runs_mpremote_with_every_file(tmp_path: Path) -> None:
-    log = tmp_path / "argv"
-    fake = tmp_path / "mpremote"
-    copied = tmp_path / "pairing-copied"
-    # the fake mpremote keeps what it was given (the pairing file lives only as long as the
-    # install)
-    fake.write_text(f"#!/bin/sh\nprintf '%s\\n' \"$@\" > {log}\n"
-                    f"for a in \"$@\"; do case $a in */pairing.py) cp $a {copied};; esac; done\n")
-    fake.chmod(0o755)
-    secret = tmp_path / "pad-secret"
-    proc = _cli("--port", "/dev/ttyACM7", path=f"{tmp_path}:{os.environ['PATH']}",
-                extra={"TABLE_APP_PAD_SECRET": str(secret)})
-    assert proc.returncode == 0, proc.stderr
-    argv = log.read_text().split("\n")[:-1]
-    assert argv[:4] == ["connect", "/dev/ttyACM7", "fs", "cp"]
-    assert argv[4:4 + len(FILES)] == [str(FIRMWARE / f) for f in FILES]
-    assert argv[4 + len(FILES)].endswith("/pairing.py")
-    assert argv[5 + len(FILES):] == [":", "+", "reset"]
-    # the Pi made its secret (0600) and wrote the same onto the controller
-    assert (secret.stat().st_mode & 0o777) == 0o600 and len(secret.read_bytes().strip()) == 32
-    assert copied.read_text() == f"SECRET = {secret.read_bytes().strip()!r}\n"
+def _board(tmp_path: Path, version: str | None) -> Firmware:
+    """A simulated Pico: `version` of our firmware in its flash, or None for a new Pico with
+    nothing but MicroPython."""
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    if version is not None:
+        for f in FILES:
+            shutil.copy(FIRMWARE / f, flash / f)
+        cfg = flash / "fwconfig.py"
+        cfg.write_text(cfg.read_text().replace(f'FIRMWARE = "{fwconfig.FIRMWARE}"',
+                                               f'FIRMWARE = "{version}"'))
+    fw = Firmware(flash=flash)
+    end = time.monotonic() + 10
+    while not fw.link.exists() and time.monotonic() < end:
+        time.sleep(0.05)
+    return fw
+
+
+def _installed(fw: Firmware, secret: Path) -> None:
+    flash = fw.flash
+    assert flash is not None
     for f in FILES:
-        assert (FIRMWARE / f).exists()
+        assert (flash / f).read_bytes() == (FIRMWARE / f).read_bytes(), f
+    assert (flash / "pairing.py").read_text() == f"SECRET = {secret.read_bytes().strip()!r}\n"
+    assert not (flash / "safemode").exists()
+    # and the table itself now connects to it, paired, with no update to offer
+    got: queue.Queue[object] = queue.Queue()
+    pads = SerialPads(12, got.put, MonotonicClock(), finder=lambda: str(fw.link),
+                      secret=secret.read_bytes().strip())
+    pads.start()
+    try:
+        assert pads.wait_connected(10)
+        assert pads.firmware == fwconfig.FIRMWARE
+        links = []
+        while not any(isinstance(e, PadLink) for e in links):
+            links.append(got.get(timeout=5))
+        assert any(isinstance(e, PadLink) and e.up and "update" not in e.reason
+                   for e in links), links
+    finally:
+        pads.close()
+
+
+def test_an_update_replaces_the_running_firmware(tmp_path: Path) -> None:
+    fw = _board(tmp_path, "0.0.9")
+    try:
+        secret = tmp_path / "pad-secret"
+        proc = _cli(extra={"TABLE_APP_PORT": str(fw.link),
+                           "TABLE_APP_PAD_SECRET": str(secret)})
+        assert proc.returncode == 0, proc.stdout + proc.stderr + fw.stderr()
+        out = proc.stdout
+        # the handshake told the old version; the new one answers, paired with this Pi
+        assert "the controller runs firmware 0.0.9 (protocol 2, 12 pads), not paired" in out
+        assert "restart into safe mode" in out
+        assert (f"the controller now runs firmware {fwconfig.FIRMWARE} (protocol 2, 12 pads), "
+                f"paired with this table") in out
+        assert fw.boots == 3            # power-up, safe mode, the new firmware
+        _installed(fw, secret)
+    finally:
+        fw.close()
+
+
+def test_a_new_pico_with_only_micropython_gets_the_firmware(tmp_path: Path) -> None:
+    fw = _board(tmp_path, None)
+    try:
+        secret = tmp_path / "pad-secret"
+        proc = _cli(extra={"TABLE_APP_PORT": str(fw.link),
+                           "TABLE_APP_PAD_SECRET": str(secret)})
+        assert proc.returncode == 0, proc.stdout + proc.stderr + fw.stderr()
+        assert "no running controller" in proc.stdout
+        assert "now runs firmware" in proc.stdout and fw.boots == 2
+        _installed(fw, secret)
+    finally:
+        fw.close()
+
+
+def test_an_install_while_the_table_holds_the_port_says_to_stop_it(tmp_path: Path) -> None:
+    fw = _board(tmp_path, fwconfig.FIRMWARE)
+    pads = SerialPads(12, lambda e: None, MonotonicClock(), finder=lambda: str(fw.link))
+    pads.start()
+    try:
+        assert _wait_for(lambda: pads.reader is not None and pads.reader.alive)
+        proc = _cli(extra={"TABLE_APP_PORT": str(fw.link),
+                           "TABLE_APP_PAD_SECRET": str(tmp_path / "pad-secret")})
+        assert proc.returncode == 2
+        assert "in use" in proc.stderr and "systemctl stop table-app" in proc.stderr
+        assert fw.boots == 1            # nothing reached the controller
+    finally:
+        pads.close()
+        fw.close()
+
+
+def _wait_for(cond, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def test_install_without_mpremote_says_how_to_get_it(tmp_path: Path) -> None:
@@ -57,7 +141,7 @@ def test_install_without_a_pico_says_so() -> None:
 
 def test_dry_run_prints_the_command() -> None:
     proc = _cli("--port", "/dev/ttyACM0", "--dry-run")
-    assert proc.returncode == 0 and "connect /dev/ttyACM0 fs cp" in proc.stdout
+    assert proc.returncode == 0 and "connect /dev/ttyACM0 resume fs cp" in proc.stdout
 
 
 def test_the_controller_is_found_by_vendor_and_product_or_named(monkeypatch) -> None:  # type: ignore[no-untyped-def]

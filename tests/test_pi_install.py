@@ -26,7 +26,7 @@ def test_the_dry_run_lists_every_step_and_changes_nothing(tmp_path: Path) -> Non
     text = proc.stdout
     for needed in ("apt packages", "python3-lgpio", "python3-pygame", "user 'mafia'",
                    "dialout", "virtual environment", "/dev/table-pads", "table-app.service",
-                   "consoleblank=0", "enable and start"):
+                   "consoleblank=0", "enable and start", "sudo table-app check"):
         assert needed in text, (needed, proc.returncode, text, proc.stderr)
     assert len(steps) >= 8 and "nothing was changed" in text
     assert not (tmp_path / "data").exists() and not (tmp_path / "opt").exists()
@@ -82,3 +82,33 @@ def test_the_app_tells_systemd_it_is_ready_and_alive(tmp_path: Path) -> None:
         server.close()
     assert said[0].startswith("READY=1") and "MAFIA.GE" in said[0]
     assert said[1:] == ["WATCHDOG=1", "WATCHDOG=1"]
+
+
+def test_the_admin_command_stops_the_table_for_check_and_firmware(tmp_path: Path) -> None:
+    import os
+    log = tmp_path / "log"
+    for tool, code in (("systemctl", 0), ("runuser", 0)):
+        fake = tmp_path / tool
+        fake.write_text(f"#!/bin/sh\necho {tool} \"$@\" >> {log}\nexit {code}\n")
+        fake.chmod(0o755)
+    text = (PI / "table-app.sh").read_text().replace("@USER@", "mafia").replace(
+        "@DATA@", "/var/lib/table-app").replace("@EXEC@", "/opt/table-app/venv/bin/table-app")
+    wrapper = tmp_path / "table-app"
+    wrapper.write_text(text)
+    wrapper.chmod(0o755)
+    env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"}
+    if os.getuid() != 0:
+        pytest.skip("the wrapper re-runs itself with sudo when not root")
+    proc = subprocess.run([str(wrapper), "check", "--wait", "5"], capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    calls = log.read_text().splitlines()
+    assert calls[0] == "systemctl is-active --quiet table-app.service"
+    assert calls[1] == "systemctl stop table-app.service"
+    assert calls[2].startswith("runuser -u mafia -- env XDG_STATE_HOME=/var/lib/table-app ")
+    assert calls[2].endswith("/opt/table-app/venv/bin/table-app check --wait 5")
+    assert calls[3] == "systemctl start table-app.service"
+    log.unlink()
+    proc = subprocess.run([str(wrapper), "records"], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert [c.split()[0] for c in log.read_text().splitlines()] == ["runuser"]  # no stop

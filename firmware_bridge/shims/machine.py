@@ -26,3 +26,13 @@ class WDT:
 
     def feed(self):
         padsim.feeds[0] += 1
+
+
+def reset():
+    # the board restarts: the simulator sees the interpreter end on SIGUSR1 and boots it again
+    # from its flash folder (a plain exit would only drop an interactive interpreter to its REPL)
+    import os
+    padsim.send(b"R\n")
+    os.system("kill -USR1 $PPID")
+    while True:
+        pass

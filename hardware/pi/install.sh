@@ -64,6 +64,10 @@ step "systemd unit table-app.service (starts at boot on the console, restarts on
   bash -c "sed -e 's#@USER@#$user#g' -e 's#@DATA@#$data#g' -e 's#@EXEC@#$prefix/venv/bin/table-app#g' \
              $here/table-app.service > /etc/systemd/system/table-app.service &&
            systemctl daemon-reload"
+step "command /usr/local/bin/table-app: 'sudo table-app check' and 'sudo table-app firmware install' run as '$user' with its data (stopping the table meanwhile)" \
+  bash -c "sed -e 's#@USER@#$user#g' -e 's#@DATA@#$data#g' -e 's#@EXEC@#$prefix/venv/bin/table-app#g' \
+             $here/table-app.sh > /usr/local/bin/table-app.new &&
+           chmod 0755 /usr/local/bin/table-app.new && mv /usr/local/bin/table-app.new /usr/local/bin/table-app"
 step "screen blanking off on the console (consoleblank=0)" \
   bash -c "f=/boot/firmware/cmdline.txt; [ -f \$f ] || f=/boot/cmdline.txt;
            grep -q consoleblank=0 \$f || sed -i '1 s/\$/ consoleblank=0/' \$f"

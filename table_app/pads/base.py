@@ -43,8 +43,13 @@ class PadBackend:
 
     def __init__(self, seats: int, sink: Sink, clock: Clock | None = None) -> None:
         self.seats = seats
-        self.sink = sink
+        self._out = sink
         self.clock: Clock = clock or MonotonicClock()
+        #: which button input belongs to each seat's ring, and how each ring is turned
+        #: (`table-app check` finds both): button k is seat k, unturned, until told
+        self.seat_of: dict[int, int] = {}
+        self.button_of: dict[int, int] = {}
+        self.rotation: dict[int, int] = {}
         self.pictures: dict[int, Picture] = {s: Dark() for s in range(1, seats + 1)}
         self.shown_at: dict[int, float] = dict.fromkeys(self.pictures, 0.0)
         self.shows = 0
@@ -52,6 +57,30 @@ class PadBackend:
         self.light_cap = 1.0
         #: each button's last known level (backends that can read a pin override is_down)
         self.down: dict[int, bool] = {}
+
+    def sink(self, ev: RawPadEvent) -> None:
+        """Hand an event on, its button turned into the seat it belongs to."""
+        if self.seat_of and ev.seat in self.seat_of:
+            ev = replace(ev, seat=self.seat_of[ev.seat])
+        self._out(ev)
+
+    def set_layout(self, buttons: Sequence[int] | None = None,
+                   rotation: Sequence[int] | None = None) -> None:
+        """`buttons[k-1]` is the button wired to the k-th ring of the chain (seat k);
+        `rotation[k-1]` the pixel that points at seat 1 on that ring."""
+        if buttons:
+            self.button_of = {k: b for k, b in enumerate(buttons, 1)}
+            self.seat_of = {b: k for k, b in self.button_of.items()}
+        else:
+            self.button_of, self.seat_of = {}, {}
+        self.rotation = {k: r % 12 for k, r in enumerate(rotation or (), 1) if r % 12}
+        self._layout_changed()
+
+    def _layout_changed(self) -> None:
+        """Turned rings are drawn anew (the controller is told)."""
+        if not self.quiet:
+            for seat in range(1, self.seats + 1):
+                self._show(seat, self.pictures[seat])
 
     def start(self) -> None:
         """Open the hardware (a no-op for backends that need nothing)."""
@@ -101,7 +130,8 @@ class PadBackend:
     def pixels(self, seat: int, now: float | None = None) -> list[tuple[int, int, int]]:
         """The light seat's ring gives now: its picture, animated, after the cap."""
         from .rings import render
-        return render(self.pictures[seat], self.age(seat, now), 12, 0, self.light_cap)
+        return render(self.pictures[seat], self.age(seat, now), 12,
+                      self.rotation.get(seat, 0), self.light_cap)
 
     def age(self, seat: int, now: float | None = None) -> float:
         """Seconds since the seat's picture was shown (what animations count from)."""
@@ -119,7 +149,11 @@ class PadBackend:
 
     def is_down(self, seat: int) -> bool:
         """Is the seat's button down now, as far as the hardware says?"""
-        return self.down.get(seat, False)
+        return self.button_down(self.button_of.get(seat, seat))
+
+    def button_down(self, button: int) -> bool:
+        """Is button input `button` down now (before any mapping to seats)?"""
+        return self.down.get(button, False)
 
 
 class FakePads(PadBackend):

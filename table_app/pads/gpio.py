@@ -140,7 +140,7 @@ class GpioPads(PadBackend):
             if abs(led.value - level) > 1e-3:
                 led.value = level
 
-    def is_down(self, seat: int) -> bool:
+    def button_down(self, seat: int) -> bool:
         button = self.buttons.get(seat)
         return bool(button.is_pressed) if button is not None else False
 

@@ -35,6 +35,7 @@ EDGE_RATE = 60.0            # edges a second a controller may send (and as many 
 PICO_PIDS = (0x0005, 0x000A)
 PICO_VID = 0x2E8A
 RING = 12
+PAD_TICKS = 1 << 30         # MicroPython's ticks_ms period on the Pico
 
 
 def secret_path() -> Path:
@@ -83,6 +84,8 @@ class _Link:
         self.last_rx = 0.0
         self.offsets: deque[tuple[float, float]] = deque()
         self.pad_stats = (0, 0, 0)
+        #: the pad's clock unwrapped: the last value seen, counting on past each wrap
+        self.pad_last: int | None = None
 
 
 class SerialPads(PadBackend):
@@ -135,6 +138,14 @@ class SerialPads(PadBackend):
 
     def _cap_changed(self) -> None:
         self.set_brightness(round(self.light_cap * 255))
+
+    def _turns(self) -> bytes:
+        return bytes(self.rotation.get(seat, 0) for seat in range(1, self.seats + 1))
+
+    def _layout_changed(self) -> None:
+        # the controller turns its rings itself (pictures travel by seat, not by pixel)
+        with self.link.lock:
+            self.link.sender.add(pl.ROTATE, self._turns(), tag="rotate")
 
     def set_brightness(self, cap: int) -> None:
         """The night's brightness cap (0-255), sent to the controller."""
@@ -196,7 +207,8 @@ class SerialPads(PadBackend):
         import serial.threaded
 
         try:
-            ser = serial.serial_for_url(port, baudrate=115200, timeout=0.2)
+            # exclusive: a firmware install (or a second table) cannot talk over the game
+            ser = serial.serial_for_url(port, baudrate=115200, timeout=0.2, exclusive=True)
         except (serial.SerialException, OSError, ValueError):
             return False
         link = self.link
@@ -258,12 +270,14 @@ class SerialPads(PadBackend):
                     self.boot = boot
                     self.link.receiver.reset()
                     self.link.offsets.clear()
+                    self.link.pad_last = None
             self.firmware = hello[15:].decode("utf-8", "replace")
             self.stats["connects"] += 1
             self.connected.set()
             # the whole ring state again: the controller may have been reset or dark
             with self.link.lock:
                 self.link.sender.add(pl.BRIGHT, bytes([self.cap]) + pl.p16(self.budget_ma))
+                self.link.sender.add(pl.ROTATE, self._turns(), tag="rotate")
             for seat in range(1, self.seats + 1):
                 self._queue_show(seat, self.pictures[seat])
             self.missing_told = False
@@ -339,7 +353,7 @@ class SerialPads(PadBackend):
                         if nxt is not None:
                             self._write(nxt)     # the next queued frame, without waiting
                 elif kind == pl.BEAT and len(body) >= 4:
-                    self._offset(now, pl.u32(body, 0))
+                    self._offset(now, self._unwrap(pl.u32(body, 0)))
                 elif kind == pl.HELLO_REPLY:
                     link.hello = bytes(body)
                     link.hello_seen.set()
@@ -352,7 +366,7 @@ class SerialPads(PadBackend):
                         continue          # not acknowledged: the controller sends it again
                     self._write(pl.frame(pl.ACK, 0, bytes([seq])))
                     if len(body) >= 6 and link.receiver.fresh(seq) and 1 <= body[0] <= self.seats:
-                        t = self._pad_time(now, pl.u32(body, 2))
+                        t = self._pad_time(now, self._unwrap(pl.u32(body, 2)))
                         self.down[body[0]] = bool(body[1])
                         self.sink(PadEdge(body[0], bool(body[1]), t))
 
@@ -367,6 +381,18 @@ class SerialPads(PadBackend):
             return False
         self._tokens -= 1
         return True
+
+    def _unwrap(self, pad_ms: int) -> int:
+        """The pad's ticks_ms wraps every 2**30 ms (12.4 days): take each reading as the one
+        nearest the last, so a table left on for two weeks keeps its holds and its order."""
+        last = self.link.pad_last
+        if last is None:
+            value = pad_ms
+        else:
+            ahead = (pad_ms - last) % PAD_TICKS
+            value = last + ahead if ahead < PAD_TICKS // 2 else last + ahead - PAD_TICKS
+        self.link.pad_last = max(value, last if last is not None else value)
+        return value
 
     def _offset(self, now: float, pad_ms: int) -> None:
         # host time minus pad time; the smallest recent sample had the least delay

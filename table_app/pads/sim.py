@@ -14,7 +14,6 @@ from typing import Any
 
 from ..clock import Clock
 from .base import PadBackend, Sink
-from .rings import render
 
 KEYS = "1234567890-="
 TABLE_GREEN = (18, 60, 38)
@@ -148,7 +147,7 @@ class SimPads(PadBackend):
         for seat in range(1, self.seats + 1):
             cx, cy = self.pad_centre(seat)
             pygame.draw.circle(surf, PAD_DOWN if seat in self.keys_down else PAD, (cx, cy), pr)
-            pixels = render(self.pictures[seat], self.age(seat, t), 12, 0, self.light_cap)
+            pixels = self.pixels(seat, t)
             for k, colour in enumerate(pixels):
                 a = self._angle(k + 1)          # pixel k points where seat k+1 sits
                 px = cx + int(pr * 0.72 * math.cos(a))

@@ -1,0 +1,337 @@
+"""`table-app check`: the whole table's self-test, before a club night.
+
+It says what the pads are (the controller's firmware, its pairing and link health), finds
+buttons held down from the start (stuck, or shorted), then lights the rings one at a time along
+the chain. For each lit ring the host presses that pad's button: so a ring with no press is
+dead, unplugged or cut off from the chain, and the button pressed is the one wired to that
+ring (the seat is the ring's place in the chain). Then the ring shows one pixel: taps move it,
+a hold says "this one points at seat 1", which is the ring's turn. A complete result is
+written to the settings (`pads.buttons`, `pads.rotation`), which the table then uses.
+Last, it plays a test sound on the chosen audio output and lists the others.
+
+`SelfTest` is only state: it is fed pad events and the time, so the tests drive it on every
+backend with their own clocks; `main` runs it at a real table.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from .pads.base import PadBackend
+from .pads.events import PadEdge, RawPadEvent
+from .pads.grammar import COUNT
+from .pads.rings import Dark, Pick
+
+BOUNCE = 0.03          # a press shorter than this is contact bounce, not a tap
+
+
+@dataclass
+class CheckReport:
+    """What the self-test found."""
+
+    pads: str = ""
+    link_ok: bool = True
+    stuck: list[int] = field(default_factory=list)
+    buttons: dict[int, int] = field(default_factory=dict)   # seat (ring) -> button
+    rotation: dict[int, int] = field(default_factory=dict)  # seat -> pixel at seat 1
+    dead: list[int] = field(default_factory=list)           # rings no button answered
+    unturned: list[int] = field(default_factory=list)       # rings whose turn was not given
+    sound: str = ""
+    sound_ok: bool = True
+    seats: int = 12
+    turns: bool = True          # rings (False: one LED a seat, nothing to turn)
+
+    @property
+    def complete(self) -> bool:
+        return (len(self.buttons) == self.seats and not self.stuck and not self.dead
+                and (not self.turns or not self.unturned))
+
+    def layout(self) -> tuple[list[int], list[int]]:
+        """`pads.buttons` and `pads.rotation` as the settings keep them."""
+        return ([self.buttons[k] for k in range(1, self.seats + 1)],
+                [self.rotation.get(k, 0) for k in range(1, self.seats + 1)])
+
+    def problems(self) -> list[str]:
+        out = [] if self.link_ok else [self.pads]
+        out += [f"button {b} is down from the start: held, stuck, or shorted to ground "
+                f"(look at its pad and cable)" for b in self.stuck]
+        if self.dead:
+            tail = _tail(self.dead, self.seats)
+            for k in self.dead:
+                if tail and k >= tail[0]:
+                    break
+                out.append(f"ring {k}: no button answered: a dead ring or an unplugged pad "
+                           f"(or nobody pressed)")
+            if tail:
+                span = f"rings {tail[0]}-{self.seats}" if len(tail) > 1 else f"ring {tail[0]}"
+                out.append(f"{span}: no button answered: the chain may break at ring "
+                           f"{tail[0]} (its data cable or the ring before it)")
+        found = set(self.buttons.values())
+        missing = [b for b in range(1, self.seats + 1) if b not in found
+                   and b not in self.stuck]
+        if missing and len(self.buttons) + len(self.stuck) < self.seats:
+            out.append("buttons never pressed: " + ", ".join(map(str, missing)))
+        out += [f"ring {k}: its turn was not given (hold when the light points at seat 1)"
+                for k in self.unturned]
+        if not self.sound_ok:
+            out.append(self.sound)
+        return out
+
+    def lines(self) -> list[str]:
+        out = [self.pads]
+        for k in range(1, self.seats + 1):
+            if k in self.buttons:
+                b = self.buttons[k]
+                wired = "" if b == k else f" (wired to button {b})"
+                turn = (f", turned {self.rotation[k]}" if self.rotation.get(k) else "")
+                out.append(f"ring {k}: button {b}{wired}{turn}")
+        if self.sound:
+            out.append(self.sound)
+        problems = self.problems()
+        out += [f"PROBLEM: {p}" for p in problems]
+        if not problems:
+            out.append("the table is ready")
+        return out
+
+
+def _tail(dead: list[int], seats: int) -> list[int]:
+    """The dead rings that run to the chain's end (three or more: a break, not bad luck)."""
+    run: list[int] = []
+    for k in range(seats, 0, -1):
+        if k not in dead:
+            break
+        run.insert(0, k)
+    return run if len(run) >= 3 else []
+
+
+class SelfTest:
+    """Ring by ring: lit, a press finds its button, taps and a hold give its turn."""
+
+    def __init__(self, backend: PadBackend, wait: float = 30.0, hold: float = 0.7) -> None:
+        self.backend = backend
+        self.seats = backend.seats
+        self.wait = wait
+        self.hold = hold
+        self.turns = backend.grammar_mode != COUNT
+        self.report = CheckReport(seats=self.seats, turns=self.turns)
+        self.ring = 0
+        self.stage = "idle"         # press, turn, done
+        self.deadline = 0.0
+        self.button = 0             # the button of the ring being turned
+        self.cursor = 1
+        self.down_at: float | None = None
+        # the check sees buttons as wired and rings unturned: that is what it finds out
+        backend.set_layout(None, None)
+
+    @property
+    def done(self) -> bool:
+        return self.stage == "done"
+
+    def prompt(self) -> str:
+        if self.stage == "press":
+            return f"ring {self.ring} is lit: press the button of that pad"
+        if self.stage == "turn":
+            return (f"ring {self.ring}: tap to move its light, hold when it points at "
+                    f"seat 1")
+        return ""
+
+    def start(self, now: float) -> None:
+        self.report.stuck = [b for b in range(1, self.seats + 1)
+                             if self.backend.button_down(b)]
+        for seat in range(1, self.seats + 1):
+            self.backend.show(seat, Dark())
+        self._next(now)
+
+    def _next(self, now: float) -> None:
+        if 1 <= self.ring <= self.seats:
+            self.backend.show(self.ring, Dark())
+        self.ring += 1
+        self.down_at = None
+        if self.ring > self.seats:
+            self.stage = "done"
+            return
+        self.stage = "press"
+        self.deadline = now + self.wait
+        # every pixel of this ring alike: whatever its turn, it is plainly "this one"
+        self.backend.show(self.ring, Pick(frozenset(range(1, 13))))
+
+    def _turn_shown(self) -> None:
+        self.backend.show(self.ring, Pick(frozenset(range(1, 13)), self.cursor))
+
+    def handle(self, ev: RawPadEvent) -> None:
+        if not isinstance(ev, PadEdge):
+            return
+        b = ev.seat
+        if b in self.report.stuck:
+            if not ev.pressed:
+                self.report.stuck.remove(b)      # it was only held: now it is free
+            return
+        if self.stage == "press" and ev.pressed:
+            if b in self.report.buttons.values():
+                return                            # already another ring's
+            self.report.buttons[self.ring] = b
+            if not self.turns:
+                self._next(ev.t)
+                return
+            self.stage = "turn"
+            self.button = b
+            self.cursor = 1
+            self.down_at = None                   # this press only found the button
+            self.deadline = ev.t + self.wait
+            self._turn_shown()
+        elif self.stage == "turn" and b == self.button:
+            if ev.pressed:
+                self.down_at = ev.t
+            elif self.down_at is not None:
+                held = ev.t - self.down_at
+                self.down_at = None
+                if held < BOUNCE:
+                    return
+                if held < self.hold:
+                    self.cursor = self.cursor % 12 + 1
+                    self.deadline = ev.t + self.wait
+                    self._turn_shown()
+                else:
+                    self._turned(ev.t)
+
+    def _turned(self, now: float) -> None:
+        # pixel cursor-1 is lit for seat `cursor` on an unturned ring; it points at seat 1,
+        # so drawing seat s at pixel (s - 1 + turn) puts seat 1 there
+        self.report.rotation[self.ring] = (self.cursor - 1) % 12
+        self._next(now)
+
+    def tick(self, now: float) -> None:
+        if self.stage == "turn" and self.down_at is not None \
+                and now - self.down_at >= self.hold:
+            self._turned(now)                     # held long enough: on at once
+            return
+        if self.stage in ("press", "turn") and now >= self.deadline:
+            if self.stage == "press":
+                self.report.dead.append(self.ring)
+            else:
+                self.report.unturned.append(self.ring)
+            self._next(now)
+
+
+def describe_pads(backend: Any) -> tuple[str, bool]:
+    """The pads in one line, and whether they are usable."""
+    name = getattr(backend, "name", "pads")
+    if name == "serial":
+        if not backend.connected.is_set():
+            return (f"pad controller: {backend.error or 'not answering'}", False)
+        stats = backend.stats
+        return (f"pad controller: firmware {backend.firmware}, paired; link: "
+                f"{stats.get('bad_frames', 0)} bad frames, {stats.get('resends', 0)} resends, "
+                f"{stats.get('connects', 0)} connects", True)
+    if name == "gpio":
+        return ("pads on the Pi's own pins (one LED a seat)", True)
+    if name == "sim":
+        return ("simulated pads (no hardware found)", True)
+    return (f"{name} pads", True)
+
+
+def check_sound(device: str | None) -> tuple[str, bool]:
+    """Play the timer's tick on the audio output (the settings' `audio.device`), and name
+    the outputs there are, so a club can choose one."""
+    from .sound.player import SoundBoard
+
+    board = SoundBoard("en", device=device)
+    where = f"'{device}'" if device else "the default output"
+    if not board.start(preload=False):
+        return (f"sound: cannot open {where} ({'; '.join(board.warnings)}); outputs here: "
+                f"{', '.join(audio_outputs()) or 'none'}", False)
+    try:
+        board.timer("tick")
+        played = board.cache.get("timer:tick") is not None
+        if played:
+            time.sleep(0.5)
+    finally:
+        board.stop()
+    outputs = ", ".join(audio_outputs())
+    if not played:
+        return (f"sound: {where} opened, but the tick could not be played", False)
+    return (f"sound: a tick played on {where}: did you hear it?"
+            + (f" (outputs here: {outputs})" if outputs else ""), True)
+
+
+def audio_outputs() -> list[str]:
+    """The audio outputs SDL sees (the names `audio.device` takes)."""
+    try:
+        import pygame
+        import pygame._sdl2.audio as sdl2_audio
+        pygame.init()
+        return [str(n) for n in sdl2_audio.get_audio_device_names(False)]
+    except Exception:
+        return []
+
+
+def run(backend: PadBackend, events: queue.Queue[RawPadEvent], wait: float,
+        say: Any = print) -> CheckReport:
+    """The self-test at a real table, on the wall clock."""
+    test = SelfTest(backend, wait=wait)
+    clock = backend.clock
+    time.sleep(0.3)                      # levels and edges from the start arrive first
+    while True:
+        try:
+            test.handle(events.get_nowait())
+        except queue.Empty:
+            break
+    test.start(clock.now())
+    shown = ""
+    while not test.done:
+        if test.prompt() != shown:
+            shown = test.prompt()
+            say(shown)
+        backend.poll()
+        try:
+            test.handle(events.get(timeout=0.02))
+        except queue.Empty:
+            pass
+        test.tick(clock.now())
+    return test.report
+
+
+def main(kind: str | None, wait: float, write: bool, audio: str | None,
+         sound: bool = True) -> int:
+    from .clock import MonotonicClock
+    from .pads import PadError, make_pads
+    from .settings import SettingsError, settings_path, write_pad_layout
+
+    events: queue.Queue[RawPadEvent] = queue.Queue()
+    try:
+        backend = make_pads(kind, 12, events.put, MonotonicClock())
+        backend.start()
+    except PadError as e:
+        print(f"table-app: {e}", file=sys.stderr)
+        return 2
+    try:
+        wait_connected = getattr(backend, "wait_connected", None)
+        if wait_connected is not None:
+            wait_connected(5.0)
+        pads, ok = describe_pads(backend)
+        print(pads)
+        if not ok:
+            return 2
+        report = run(backend, events, wait)
+        report.pads = pads
+    finally:
+        backend.close()
+    if sound:
+        report.sound, report.sound_ok = check_sound(audio)
+    for line in report.lines():
+        print(line)
+    if report.complete and write:
+        buttons, rotation = report.layout()
+        try:
+            path = write_pad_layout(buttons, rotation)
+        except (SettingsError, OSError) as e:
+            print(f"table-app: the layout was not written: {e}", file=sys.stderr)
+            return 2
+        print(f"buttons and ring turns written to {path}")
+    elif write:
+        print(f"nothing written to {settings_path()}: mend the problems and check again")
+    return 0 if not report.problems() else 1
