@@ -25,6 +25,7 @@ except ImportError:
     SECRET = getattr(cfg, "SECRET", b"")
 
 ticks_ms = time.ticks_ms
+ticks_us = time.ticks_us
 ticks_diff = time.ticks_diff
 
 
@@ -50,6 +51,9 @@ class Controller:
         self.sender = pl.Sender()
         self.receiver = pl.Receiver()
         self.decoder = pl.Decoder()
+        self.inbox = bytearray()
+        self.sums = [0] * cfg.SEATS               # each ring's channel sum, kept up to date
+        self.work_us = 0                          # time spent doing something (STATS)
         now = ticks_ms()
         self.last_host = now
         self.host_alive = False
@@ -68,12 +72,15 @@ class Controller:
     # -- buttons --------------------------------------------------------------------------
     def scan(self, now):
         # eager debouncing: the first edge counts at once, its bounces are locked out
+        edges = False
         for i in range(cfg.SEATS):
             pressed = self.buttons[i].value() == 0
             if pressed != self.down[i] and ticks_diff(now, self.lock_until[i]) >= 0:
                 self.down[i] = pressed
                 self.lock_until[i] = time.ticks_add(now, cfg.DEBOUNCE_MS)
                 self.sender.add(pl.EDGE, bytes([i + 1, 1 if pressed else 0]) + pl.p32(now))
+                edges = True
+        return edges
 
     # -- the link -------------------------------------------------------------------------
     def write(self, data):
@@ -83,17 +90,26 @@ class Controller:
             pass                 # nobody listening: the Pi will resend what matters
 
     def read(self, now):
+        # take whatever is waiting, then decode it in one go (a byte at a time through the
+        # decoder costs a call per byte); read(1) is what every port's stdin does alike
+        got = self.inbox
         n = 0
         while n < 256 and self.poller.poll(0):
             try:
                 b = self.link_in.read(1)
             except OSError:
-                return
+                break
             if not b:
-                return
+                break
+            got += b
             n += 1
-            for kind, seq, body in self.decoder.feed(b):
-                self.handle(kind, seq, body, now)
+        if not n:
+            return False
+        frames = self.decoder.feed(got)
+        got[:] = b""
+        for kind, seq, body in frames:
+            self.handle(kind, seq, body, now)
+        return True
 
     def handle(self, kind, seq, body, now):
         self.last_host = now
@@ -106,7 +122,7 @@ class Controller:
             return
         if kind == pl.BEAT or not seq:
             return
-        self.write(pl.frame(pl.ACK, 0, bytes([seq])))
+        self.write(pl.ack_frame(seq))
         if kind == pl.HELLO:
             # a connection (a new Pi, or the same one after a cut): frames older than this
             # hello are never taken again; answer who we are, and prove the pairing
@@ -156,7 +172,8 @@ class Controller:
             self.last_beat = now
             self.write(pl.frame(pl.BEAT, 0, pl.p32(now)))
             stats = pl.p16(self.decoder.bad & 0xFFFF) + pl.p16(self.sender.resends & 0xFFFF)
-            self.write(pl.frame(pl.STATS, 0, stats + pl.p16(self.sender.dropped & 0xFFFF)))
+            self.write(pl.frame(pl.STATS, 0, stats + pl.p16(self.sender.dropped & 0xFFFF)
+                                + pl.p32(self.work_us & 0xFFFFFFFF)))
 
     # -- the rings ------------------------------------------------------------------------
     def render(self, now):
@@ -169,18 +186,22 @@ class Controller:
             self.blanked = True
             return
         cap = self.cap / 255
-        total = 0
         changed = []
+        sums = self.sums
         for s in range(cfg.SEATS):
-            # only the rings that changed or move by themselves are worked out again
+            # only the rings that changed or move by themselves are worked out again, and
+            # only their pixel sums (for the current budget)
             if self.stale[s] or rd.animated(self.pics[s]):
                 t = ticks_diff(now, self.shown_at[s]) / 1000
-                self.px[s] = rd.render(self.pics[s], t, ring, self.rot[s], cap)
+                px = rd.render(self.pics[s], t, ring, self.rot[s], cap)
+                self.px[s] = px
                 self.stale[s] = False
                 changed.append(s)
-            for c in self.px[s]:
-                total += c[0] + c[1] + c[2]
-        scale = rd.budget_scale(total, self.budget)
+                total = 0
+                for c in px:
+                    total += c[0] + c[1] + c[2]
+                sums[s] = total
+        scale = rd.budget_scale(sum(sums), self.budget)
         if scale != self.scale or self.blanked:
             changed = range(cfg.SEATS)          # every pixel moves: write them all
         self.scale = scale
@@ -196,10 +217,11 @@ class Controller:
         np.write()
 
     def step(self):
+        began = ticks_us()
         now = ticks_ms()
         self.wdt.feed()
-        self.scan(now)
-        self.read(now)
+        busy = self.scan(now)
+        busy = self.read(now) or busy
         if self.host_alive and ticks_diff(now, self.last_host) > cfg.HOST_TIMEOUT_MS:
             self.host_alive = False
             self.dirty = True
@@ -210,6 +232,11 @@ class Controller:
             self.last_frame = now
             self.dirty = False
             self.render(now)
+            busy = True
+        if busy:
+            # the controller's own cost of a press (its edge, the frames it gets back, the
+            # drawing), sent in STATS: what a Pico adds to press-to-ring
+            self.work_us += ticks_diff(ticks_us(), began)
 
 
 def run():

@@ -23,13 +23,24 @@ WINDOW = 128     # a reliable frame is new only if its seq is at most this far a
 RESEND_MS = 30   # an unacknowledged reliable frame is sent again after this
 
 
-def crc16(data, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF)."""
-    for b in data:
-        crc ^= b << 8
+def _crc_table():
+    table = []
+    for i in range(256):
+        crc = i << 8
         for _ in range(8):
             crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-            crc &= 0xFFFF
+        table.append(crc & 0xFFFF)
+    return tuple(table)
+
+
+_CRC = _crc_table()     # one lookup a byte instead of eight shifts (the Pico's hot path)
+
+
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF)."""
+    table = _CRC
+    for b in data:
+        crc = ((crc << 8) & 0xFF00) ^ table[(crc >> 8) ^ b]
     return crc
 
 
@@ -70,6 +81,17 @@ def cobs_decode(data):
         if code != 255 and i < n:
             out.append(0)
     return bytes(out)
+
+
+_ACKS = {}
+
+
+def ack_frame(seq):
+    """The ACK of `seq`, built once (an ACK goes out for every reliable frame)."""
+    f = _ACKS.get(seq)
+    if f is None:
+        f = _ACKS[seq] = frame(ACK, 0, bytes([seq]))
+    return f
 
 
 def frame(kind, seq, body=b""):

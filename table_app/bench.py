@@ -1,11 +1,15 @@
-"""Benchmarks: `python -m table_app.bench [rules] [pads]` prints figures; no time is asserted."""
+"""Benchmarks: `python -m table_app.bench [rules] [firmware] [table] [idle] [--json]`.
+
+Every figure is printed beside its floor, measured in the same run and interleaved with it,
+and their ratio (the median over repetitions, and each run): what a figure costs beyond the
+least the same path can cost on this machine, now. Nothing here is asserted by the tests.
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
 import os
-import queue
 import random
 import statistics
 import time
@@ -118,149 +122,34 @@ def percentiles(samples: list[float]) -> tuple[float, float]:
     return statistics.median(ordered), p99
 
 
-def bench_pads(presses: int) -> None:
-    from gpiozero.pins.mock import MockFactory, MockPWMPin
-
-    from .pads.events import RawPadEvent
-    from .pads.gpio import GpioPads, load_pins
-
-    q: queue.Queue[RawPadEvent] = queue.Queue()
-    factory = MockFactory(pin_class=MockPWMPin)
-    pins = load_pins(seats=12)
-    pads = GpioPads(12, q.put, pins=pins, pin_factory=factory)
-    pads.start()
-    try:
-        samples: list[float] = []
-        for i in range(presses):
-            seat = 1 + i % 12
-            pin = factory.pin(pins.buttons[seat])
-            t0 = time.perf_counter()
-            pin.drive_low()
-            q.get(timeout=1)
-            samples.append(time.perf_counter() - t0)
-            pin.drive_high()
-            q.get(timeout=1)
-        med, p99 = percentiles(samples)
-        debounce = 30.0
-        print(f"pads (gpiozero MockFactory): pin edge -> event on the queue, {presses} presses")
-        print(f"  median {med * 1e3:.3f} ms, p99 {p99 * 1e3:.3f} ms "
-              f"(target p99 < 2 ms + debounce; the grammar takes the first edge at once, "
-              f"so its {debounce:.0f} ms debounce adds nothing)")
-    finally:
-        pads.close()
-        factory.close()
+def _show(figs: list[dict[str, Any]], as_json: bool, title: str, floor: str,
+          targets: dict[str, str]) -> None:
+    if as_json:
+        for f in figs:
+            print(json.dumps(f))
+        return
+    print(title)
+    print(f"  (floor: {floor})")
+    for f in figs:
+        spread = f"{min(f['runs']):.3g}-{max(f['runs']):.3g}"
+        print(f"  {f['name']:24} {f['value']:9.3f} {f['unit']} (runs {spread}), floor "
+              f"{f['floor']:9.3f} {f['unit']}, ratio {f['ratio']}"
+              + (f" ({targets[f['name']]})" if f["name"] in targets else ""))
 
 
-def bench_firmware(presses: int) -> None:
-    """Press to ring through the whole path, beside a bare echo over the same pair."""
-    import os
-    import select
-    import threading
+def bench_firmware(presses: int, as_json: bool = False) -> list[dict[str, Any]]:
+    """Press to ring through the whole path, beside the zero-work pipe over the same path."""
+    from .bench_path import press_to_ring
 
-    import serial
-
-    from firmware_bridge import fwconfig
-    from firmware_bridge.picosim import Firmware
-
-    from .pads import PadPanel, Pressed
-    from .pads.events import RawPadEvent
-    from .pads.rings import Pick, render
-    from .pads.serial_pads import SerialPads
-
-    # the floor: one byte out and back through pty, cable relay, MicroPython and back
-    echo = Firmware(script=(
-        "import sys, select\n"
-        "p = select.poll(); p.register(sys.stdin, select.POLLIN)\n"
-        "while True:\n"
-        "    p.poll(-1); sys.stdout.buffer.write(sys.stdin.buffer.read(1))\n"), control=False)
-    floor: list[float] = []
-    try:
-        ser = serial.Serial(echo.port, timeout=1)
-        for _ in range(presses):
-            t0 = time.perf_counter()
-            ser.write(b"x")
-            if ser.read(1) != b"x":
-                raise RuntimeError("the echo did not come back")
-            floor.append(time.perf_counter() - t0)
-        ser.close()
-    finally:
-        echo.close()
-    del os, select
-
-    fw = Firmware()
-    q: queue.Queue[RawPadEvent] = queue.Queue()
-    pads = SerialPads(12, q.put, finder=lambda: fw.port or None)
-    panel = PadPanel(pads)
-    pads.start()
-    stop = threading.Event()
-
-    def app_loop() -> None:
-        # what the table does: take the edge off the queue, run the grammar, answer the ring
-        n = 0
-        while not stop.is_set():
-            try:
-                raw = q.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            for ev in panel.handle(raw):
-                if isinstance(ev, Pressed):
-                    n += 1
-                    panel.show(ev.seat, Pick(frozenset({1 + n % 11}), cursor=1 + n % 11))
-
-    loop = threading.Thread(target=app_loop, daemon=True)
-    try:
-        if not pads.wait_connected(10):
-            raise RuntimeError("no link to the simulated controller")
-        loop.start()
-        samples: list[float] = []
-        n = 0
-        for i in range(presses):
-            seat = 1 + i % 12
-            pin = fwconfig.BUTTON_PINS[seat - 1]
-            n += 1
-            want = [tuple(c) for c in render(Pick(frozenset({1 + n % 11}), cursor=1 + n % 11))]
-            t0 = time.perf_counter()
-            fw.set_pin(pin, 0)
-            if not fw.wait_ring(seat, lambda px, w=want: px == w, timeout=2):
-                raise RuntimeError(f"press {i}: the ring did not answer")
-            samples.append(time.perf_counter() - t0)
-            fw.set_pin(pin, 1)
-            time.sleep(fwconfig.DEBOUNCE_MS / 1000 + 0.005)
-            while not q.empty():
-                time.sleep(0.001)
-    finally:
-        stop.set()
-        pads.close()
-        fw.close()
-    med, p99 = percentiles(samples)
-    fmed, fp99 = percentiles(floor)
-    print(f"pad controller: press -> ring through the whole path, {presses} presses")
-    print("  (button shim, MicroPython firmware, pty, pyserial backend, grammar, ring command,")
-    print("   firmware render, pixel buffer)")
-    print(f"  median {med * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms")
-    print(f"  floor, a bare pyserial echo over the same pair: median {fmed * 1e3:.2f} ms, "
-          f"p99 {fp99 * 1e3:.2f} ms")
-    print(f"  p99 is {p99 / fp99:.1f}x the echo's (target: p99 under 10 ms and within 3x)")
-
-
-def bench_sound() -> None:
-    """Starting the mixer and loading one language's whole catalogue (target: under 1 s)."""
-    import os
-    import subprocess
-    import sys
-
-    print("sound: mixer start + every clip and timer sound of one language")
-    for lang in ("ka", "en", "uz", "ru"):
-        # a fresh process each time: nothing cached, as when the Pi boots
-        code = ("import time; t = time.perf_counter()\n"
-                "from table_app.sound import SoundBoard\n"
-                f"b = SoundBoard({lang!r}); ok = b.start()\n"
-                "print(ok, len(b.cache), time.perf_counter() - t)\n")
-        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             env={**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"},
-                             check=True).stdout.split()
-        print(f"  {lang}: {float(out[2]) * 1000:6.0f} ms for {out[1]} sounds "
-              f"(device {'open' if out[0] == 'True' else 'missing'}; target < 1000 ms)")
+    figs = press_to_ring(presses)
+    _show(figs, as_json, "pad controller: press -> ring through the real firmware, ptys, "
+          "reader thread, queue, grammar and sender",
+          "a zero-work pipe over the same ptys, relay, FIFOs and threads; the firmware's "
+          "work beside that pipe's loop reading and writing the same frames",
+          {"press_to_ring_p50": "target: ratio at most 2",
+           "press_to_ring_p99": "target: ratio at most 1.5",
+           "firmware_work_per_press": "target: at most 50 us"})
+    return figs
 
 
 def _first_speech_on_real_clock(journal: Any) -> tuple[Any, Any, Any, Any]:
@@ -279,96 +168,17 @@ def _first_speech_on_real_clock(journal: Any) -> tuple[Any, Any, Any, Any]:
     return app, pads, table, real
 
 
-def bench_table(presses: int) -> None:
-    """A pad event entering the queue to its ring response going out, through the journal
-    (fsync'd), the grammar and the table, on a real clock."""
-    import tempfile
-    import threading
-    from pathlib import Path
+def bench_table(presses: int, as_json: bool = False) -> list[dict[str, Any]]:
+    """A pad event on the table's queue to its ring's answer going out, the journal durable
+    on this machine's disk, beside the same with the journal on tmpfs."""
+    from .bench_path import queue_to_ring
 
-    with tempfile.TemporaryDirectory() as d:
-        app, pads, table, real = _first_speech_on_real_clock(Path(d) / "bench.journal")
-        speaker = next(iter(table.asked))
-        if table.timer is not None:       # hold the speech open for the whole measurement
-            table.timer.deadline += 3600
-            table.timer.next_tick += 3600
-        shown = threading.Event()
-        stamp = [0.0]
-
-        original = pads._show
-
-        def show(seat: int, picture: object) -> None:
-            original(seat, picture)        # type: ignore[arg-type]
-            if seat == speaker:
-                stamp[0] = time.perf_counter()
-                shown.set()
-        pads._show = show                  # type: ignore[method-assign]
-        stop = threading.Event()
-
-        def loop() -> None:
-            while not stop.is_set():
-                app.step(0.002)
-        worker = threading.Thread(target=loop, daemon=True)
-        worker.start()
-        samples: list[float] = []
-        try:
-            for _ in range(presses):
-                pads.press(speaker)
-                time.sleep(0.04)           # past the debounce guard
-                shown.clear()
-                t0 = time.perf_counter()
-                pads.release(speaker)      # a short press: the cursor moves on his ring
-                if not shown.wait(1.0):
-                    raise RuntimeError("the ring did not answer")
-                samples.append(stamp[0] - t0)
-                time.sleep(0.05)           # a finger's pace: past the release's debounce
-        finally:
-            stop.set()
-            worker.join()
-            app.close()
-        med, p99 = percentiles(samples)
-        print(f"table: pad event on the queue -> ring response out, {presses} presses")
-        print("  (journal write with fsync, press grammar, table, ring picture)")
-        print(f"  median {med * 1e3:.2f} ms, p99 {p99 * 1e3:.2f} ms (target p99 < 5 ms)")
-
-
-def bench_screen(seconds: float) -> None:
-    """CPU share of the host's screen: an idle table, and a speech timer running (the loop,
-    the view model at 30 frames a second, drawing only what changed)."""
-    import os
-    import tempfile
-    from pathlib import Path
-
-    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    import pygame
-
-    from .screen import Screen, host_view
-    from .table import Host
-
-    pygame.display.init()
-    surface = pygame.display.set_mode((800, 480))
-    with tempfile.TemporaryDirectory() as d:
-        app, pads, table, real = _first_speech_on_real_clock(Path(d) / "j")
-        print(f"host screen: CPU share of one core over {seconds:.0f} s (target < 5 %)")
-        for label, paused in (("idle table (paused)", True), ("speech timer running", False)):
-            if paused:
-                table.handle(Host(("pause",)), real.now())
-            screen = Screen(surface)
-            cpu0, wall0 = time.process_time(), time.perf_counter()
-            next_frame = 0.0
-            while time.perf_counter() - wall0 < seconds:
-                app.step(0.005)
-                now = time.perf_counter()
-                if now >= next_frame:
-                    next_frame = now + 1 / Screen.FPS
-                    if screen.update(host_view(table, now=real.now())):
-                        pygame.display.flip()
-            cpu = time.process_time() - cpu0
-            wall = time.perf_counter() - wall0
-            print(f"  {label:22}: {100 * cpu / wall:5.2f} % ({screen.draws} redraws)")
-            if paused:
-                table.handle(Host(("resume",)), real.now())
-        app.close()
+    figs = queue_to_ring(min(presses, 500))
+    _show(figs, as_json, "table: pad event on the queue -> ring answer out (journal written "
+          "and made durable, grammar, table, picture)",
+          "the same table with its journal on tmpfs",
+          {"queue_to_ring_p99": "target: at most 2 ms"})
+    return figs
 
 
 _BARE_LOOP = """
@@ -442,11 +252,8 @@ def bench_idle(seconds: float, as_json: bool = False) -> dict[str, Any]:
 
 BENCHES: dict[str, Callable[[argparse.Namespace], None]] = {
     "rules": lambda a: bench_rules(a.seconds, a.json),
-    "pads": lambda a: bench_pads(a.presses),
-    "firmware": lambda a: bench_firmware(a.presses),
-    "sound": lambda a: bench_sound(),
-    "table": lambda a: bench_table(a.presses),
-    "screen": lambda a: bench_screen(max(5.0, a.seconds)),
+    "firmware": lambda a: bench_firmware(a.presses, a.json),
+    "table": lambda a: bench_table(a.presses, a.json),
     "idle": lambda a: bench_idle(max(6.0, a.seconds), a.json),
 }
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -48,7 +47,8 @@ def test_the_table_app_runs_and_journals(tmp_path: Path) -> None:
     proc.send_signal(signal.SIGINT)
     err = proc.communicate(timeout=60)[1]
     assert proc.returncode == 0, err
-    entries = [json.loads(line) for line in journal.read_text().splitlines()]
+    from table_app.table.journal import Journal
+    entries = Journal.read(journal)
     assert entries[0]["k"] == "start" and entries[0]["players"] == 9
     assert entries[1] == {**entries[1], "k": "host", "cmd": ["begin"]}
     # started again, it resumes the same game

@@ -87,7 +87,7 @@ def _game(tmp_path: Path, name: str = "j"):  # type: ignore[no-untyped-def]
     app, bots, clock, pads = virtual_table(tmp_path / name, seed=12)
     whole = run_virtual(app, bots, clock).game.outcome()
     app.close()
-    return whole, (tmp_path / name).read_bytes()
+    return whole, (tmp_path / name).read_bytes().rstrip(b"\0")   # less the zeros ahead
 
 
 def test_a_torn_tail_is_cut_so_the_next_crash_is_harmless(tmp_path: Path) -> None:
@@ -97,13 +97,24 @@ def test_a_torn_tail_is_cut_so_the_next_crash_is_harmless(tmp_path: Path) -> Non
     # killed mid-write twice over: a torn line with broken UTF-8, then again after resuming
     part.write_bytes(b"\n".join(lines[:40]) + b"\n" + lines[40][:7] + b"\xe2\x82")
     app, bots, clock, _ = virtual_table(part, seed=12)
-    assert app.resumed and part.read_bytes().endswith(b"\n")
+    assert app.resumed and part.read_bytes().rstrip(b"\0").endswith(b"\n")
     run_virtual(app, bots, clock, until=lambda t: len(app.entries) > 60)
     app.close()
-    with open(part, "ab") as f:
-        f.write(b'{"t": 12')                  # the second crash
+    # the second crash: an entry torn where it was being written, over the zeros written
+    # ahead (and, as an older table left it, a torn line at the file's very end)
+    import os
+    data = part.read_bytes()
+    fd = os.open(part, os.O_WRONLY)
+    os.pwrite(fd, b'{"t": 12', len(data.rstrip(b"\0")))
+    os.close(fd)
     app2, bots2, clock2, _ = virtual_table(part, seed=12)
-    assert run_virtual(app2, bots2, clock2).game.outcome() == whole
+    assert app2.resumed
+    run_virtual(app2, bots2, clock2, until=lambda t: len(app2.entries) > 80)
+    app2.close()
+    with open(part, "ab") as f:
+        f.write(b'{"t": 12')
+    app3, bots3, clock3, _ = virtual_table(part, seed=12)
+    assert app3.resumed and run_virtual(app3, bots3, clock3).game.outcome() == whole
 
 
 def test_a_garbage_line_is_left_out_with_a_note(tmp_path: Path) -> None:
@@ -239,8 +250,8 @@ def _killed_many_times(tmp_path: Path, fmt_id: str, players: int, seed: int,
         if app.table.stage == "over":
             break
         # killed: no goodbye; the next process has new pads, new players, the same journal
-        app.journal._f.close()
         import os
+        os.close(app.journal._fd)
         os.close(app.journal._lock)
         app, bots, clock, _ = virtual_table(journal, seed=seed, fmt_id=fmt_id,
                                             players=players)
@@ -281,3 +292,25 @@ def test_bad_pads_settings_are_one_line_errors(tmp_path: Path) -> None:
         assert proc.returncode == 2, proc.stderr
         lines = proc.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("table-app: ") and why in lines[0], lines
+
+
+def test_entries_overwrite_zeros_written_ahead(tmp_path: Path) -> None:
+    # durable but cheap: an entry changes no file size (fdatasync has only its data to
+    # flush); the zeros ahead are written a chunk at a time, and readers stop at them
+    from table_app.table.journal import CHUNK, Journal
+    path = tmp_path / "j"
+    j = Journal(path)
+    j.write({"t": 0, "k": "start", "fmt": "yakuza", "players": 12, "lang": "en",
+             "deal": "app", "seed": 1})
+    assert path.stat().st_size == CHUNK
+    sizes = set()
+    for i in range(2000):
+        j.write({"t": i, "k": "tick"})
+        sizes.add(path.stat().st_size)
+    assert sorted(sizes) == [CHUNK * n for n in range(1, len(sizes) + 1)] and len(sizes) > 1
+    j.close()
+    assert [e["t"] for e in Journal.read(path)[1:]] == list(range(2000))
+    j = Journal(path)                       # reopened: the next entry follows the last one
+    j.write({"t": 2000, "k": "tick"})
+    j.close()
+    assert Journal.read(path)[-1]["t"] == 2000 and len(Journal.read(path)) == 2002

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from table_app.settings import SettingsError, apply, load_settings
+from table_app.table.journal import Journal
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -74,8 +75,7 @@ def test_the_app_uses_them(tmp_path: Path) -> None:
                           env=env, timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "Город засыпает." in proc.stdout
-    import json
-    start = json.loads(journal.read_text().splitlines()[0])
+    start = Journal.read(journal)[0]
     assert start["lang"] == "ru" and start["caps"] == [0.1, 0.3]
 
 

@@ -361,6 +361,8 @@ class SerialPads(PadBackend):
                     self.stats["pad_bad_frames"] = pl.u16(body, 0)
                     self.stats["pad_resends"] = pl.u16(body, 2)
                     self.stats["pad_dropped"] = pl.u16(body, 4)
+                    if len(body) >= 10:       # firmware 0.2: its own working time, in us
+                        self.stats["pad_work_us"] = pl.u32(body, 6)
                 elif kind == pl.EDGE and seq and self.connected.is_set():
                     if not self._within_rate(now):
                         continue          # not acknowledged: the controller sends it again

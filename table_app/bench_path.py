@@ -1,0 +1,303 @@
+"""Press-to-ring and queue-to-ring benchmarks, each beside a floor measured in the same run,
+interleaved batch by batch, so a busy machine moves both alike.
+
+- press_to_ring: a pin set in the firmware's shim until the answering pixel frame comes back,
+  through the real firmware, the ptys and cable relay, pyserial's reader thread, the app's
+  queue, the press grammar and the SerialPads sender. The floor is a zero-work pipe over the
+  same path: a MicroPython loop on the same shims, FIFOs and ptys that writes one byte when a
+  pin changes and the pixel frame when a byte comes back, and the same reader thread, queue
+  and app thread on the Pi side that answer one byte.
+- firmware_work_per_press: the firmware's own working time (ticks_us, sent in STATS) per
+  press, beside the floor loop's time for reading and writing the same frames.
+- queue_to_ring: a pad event put on the table's queue until the ring's answer goes out, with
+  the journal durable on this machine's disk, beside the same with the journal on tmpfs.
+"""
+
+from __future__ import annotations
+
+import queue
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from .bench import _first_speech_on_real_clock, percentiles
+
+FLOOR_FIRMWARE = """
+import sys, select, time, padsim
+padsim._open()
+p = select.poll(); p.register(sys.stdin, select.POLLIN)
+frame = b"W" + bytes(432)
+last = {}
+work = 0
+while True:
+    t = time.ticks_us()
+    busy = False
+    padsim.service()
+    if padsim.levels != last:
+        last = dict(padsim.levels)
+        sys.stdout.buffer.write(b"e")
+        busy = True
+    while p.poll(0):
+        b = sys.stdin.buffer.read(1)
+        if b == b"s":
+            padsim.writes[0] += 1
+            padsim.send(frame)
+            busy = True
+        elif b == b"q":
+            sys.stdout.buffer.write(b"#%d\\n" % work)
+    if busy:
+        work += time.ticks_diff(time.ticks_us(), t)
+    time.sleep_us(50)
+"""
+
+
+def _wait_frame(fw: Any, frames: int, timeout: float = 2.0) -> bool:
+    end = time.monotonic() + timeout
+    with fw.changed:
+        while fw.frames <= frames:
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            fw.changed.wait(left)
+    return True
+
+
+class _FloorPath:
+    """The zero-work pipe: the floor firmware, and on the Pi side pyserial's reader thread
+    into a queue, and an app thread that answers each byte with one byte."""
+
+    def __init__(self) -> None:
+        import serial
+        import serial.threaded
+
+        from firmware_bridge.picosim import Firmware
+        self.fw = Firmware(script=FLOOR_FIRMWARE)
+        self.q: queue.Queue[bytes] = queue.Queue()
+        self.work: queue.Queue[int] = queue.Queue()
+        owner = self
+
+        class Proto(serial.threaded.Protocol):  # type: ignore[misc]
+            text = b""          # a "#<us>\n" answer to q, perhaps in pieces
+
+            def data_received(self, data: bytes) -> None:
+                if self.text or b"#" in data:
+                    self.text += data[data.index(b"#"):] if not self.text else data
+                    data = data[:data.index(b"#")] if b"#" in data else b""
+                    if b"\n" in self.text:
+                        line, _, rest = self.text.partition(b"\n")
+                        owner.work.put(int(line[1:]))
+                        self.text = b""
+                        data += rest
+                if data:
+                    owner.q.put(data)
+
+        ser = serial.serial_for_url(self.fw.port, baudrate=115200, timeout=0.2)
+        self.reader = serial.threaded.ReaderThread(ser, Proto)
+        self.reader.start()
+        self.stop = threading.Event()
+        self.app = threading.Thread(target=self._app, daemon=True)
+        self.app.start()
+
+    def _app(self) -> None:
+        while not self.stop.is_set():
+            try:
+                data = self.q.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            for _ in range(data.count(b"e")):
+                self.reader.write(b"s")
+
+    def press(self, pin: int, level: int) -> bool:
+        n = self.fw.frames
+        self.fw.set_pin(pin, level)
+        return _wait_frame(self.fw, n)
+
+    def work_us(self) -> int:
+        self.reader.write(b"q")
+        return self.work.get(timeout=5)
+
+    def close(self) -> None:
+        self.stop.set()
+        self.reader.close()
+        self.fw.close()
+
+
+class _RealPath:
+    """The real firmware, SerialPads, and an app thread with the press grammar that answers
+    each press with a new cursor on that ring."""
+
+    def __init__(self) -> None:
+        from firmware_bridge.picosim import Firmware
+
+        from .pads import PadPanel, Pressed
+        from .pads.events import RawPadEvent
+        from .pads.rings import Pick
+        from .pads.serial_pads import SerialPads
+
+        self.fw = Firmware()
+        self.q: queue.Queue[RawPadEvent] = queue.Queue()
+        self.pads = SerialPads(12, self.q.put, finder=lambda: self.fw.port or None, secret=b"")
+        self.panel = PadPanel(self.pads)
+        self.pads.start()
+        if not self.pads.wait_connected(10):
+            raise RuntimeError("no link to the simulated controller")
+        self.stop = threading.Event()
+        self.n = 0
+
+        def app() -> None:
+            while not self.stop.is_set():
+                try:
+                    raw = self.q.get(timeout=0.1)
+                except queue.Empty:
+                    continue
+                for ev in self.panel.handle(raw):
+                    if isinstance(ev, Pressed):
+                        self.n += 1
+                        c = 1 + self.n % 11
+                        self.panel.show(ev.seat, Pick(frozenset({c}), cursor=c))
+
+        self.app = threading.Thread(target=app, daemon=True)
+        self.app.start()
+
+    def press(self, pin: int, level: int) -> bool:
+        n = self.fw.frames
+        self.fw.set_pin(pin, level)
+        if level:
+            return True                      # a release answers nothing
+        return _wait_frame(self.fw, n)
+
+    def work_us(self) -> int:
+        # STATS comes with every heartbeat (0.4 s): wait for one sent after this moment
+        before = self.pads.stats.get("pad_work_us")
+        end = time.monotonic() + 3
+        while time.monotonic() < end and self.pads.stats.get("pad_work_us") == before:
+            time.sleep(0.02)
+        return int(self.pads.stats.get("pad_work_us", 0))
+
+    def close(self) -> None:
+        self.stop.set()
+        self.pads.close()
+        self.fw.close()
+
+
+def press_to_ring(presses: int, reps: int = 5) -> list[dict[str, Any]]:
+    """Figures: press_to_ring_p50, press_to_ring_p99, firmware_work_per_press."""
+    from firmware_bridge import fwconfig
+
+    real, floor = _RealPath(), _FloorPath()
+    debounce = fwconfig.DEBOUNCE_MS / 1000 + 0.005
+    p50s: list[float] = []
+    p99s: list[float] = []
+    f50s: list[float] = []
+    f99s: list[float] = []
+    works: list[float] = []
+    fworks: list[float] = []
+    per = max(10, presses // reps)
+    try:
+        time.sleep(1.0)
+        for _ in range(reps):
+            for path, p50, p99, wk in ((floor, f50s, f99s, fworks), (real, p50s, p99s, works)):
+                w0 = path.work_us()
+                samples = []
+                for i in range(per):
+                    pin = fwconfig.BUTTON_PINS[i % 12]
+                    t0 = time.perf_counter()
+                    if not path.press(pin, 0):
+                        raise RuntimeError("the ring did not answer")
+                    samples.append(time.perf_counter() - t0)
+                    time.sleep(debounce)
+                    path.press(pin, 1)
+                    time.sleep(debounce)
+                a, b = percentiles(samples)
+                p50.append(a * 1e3)
+                p99.append(b * 1e3)
+                wk.append((path.work_us() - w0) / per)
+    finally:
+        real.close()
+        floor.close()
+    return [_figure("press_to_ring_p50", "ms", p50s, f50s),
+            _figure("press_to_ring_p99", "ms", p99s, f99s),
+            _figure("firmware_work_per_press", "us", works, fworks)]
+
+
+def _figure(name: str, unit: str, runs: list[float], floors: list[float]) -> dict[str, Any]:
+    value, floor = statistics.median(runs), statistics.median(floors)
+    return {"name": name, "unit": unit, "value": round(value, 3), "floor": round(floor, 3),
+            "ratio": round(value / floor, 2) if floor else None,
+            "runs": [round(r, 3) for r in runs], "floor_runs": [round(r, 3) for r in floors]}
+
+
+def queue_to_ring(presses: int, reps: int = 5) -> list[dict[str, Any]]:
+    """Figure: queue_to_ring_p99 (and p50), the journal on disk beside the journal on tmpfs."""
+    disk_dir = tempfile.TemporaryDirectory(dir=str(Path.home()))
+    ram_root = "/dev/shm" if Path("/dev/shm").is_dir() else None
+    ram_dir = tempfile.TemporaryDirectory(dir=ram_root)
+    tables = []
+    try:
+        for d in (ram_dir.name, disk_dir.name):
+            tables.append(_TablePath(_first_speech_on_real_clock(Path(d) / "bench.journal")))
+        per = max(10, presses // reps)
+        runs: dict[str, list[list[float]]] = {"ram": [], "disk": []}
+        for _ in range(reps):
+            for key, t in zip(("ram", "disk"), tables, strict=True):
+                runs[key].append([t.press() for _ in range(per)])
+    finally:
+        for t in tables:
+            t.close()
+        disk_dir.cleanup()
+        ram_dir.cleanup()
+    disk = [percentiles(r) for r in runs["disk"]]
+    ram = [percentiles(r) for r in runs["ram"]]
+    return [_figure("queue_to_ring_p50", "ms", [a * 1e3 for a, _ in disk],
+                    [a * 1e3 for a, _ in ram]),
+            _figure("queue_to_ring_p99", "ms", [b * 1e3 for _, b in disk],
+                    [b * 1e3 for _, b in ram])]
+
+
+class _TablePath:
+    """A table at day 1's first speech on the real clock, its loop in a thread; `press`
+    times a short press from the queue to its ring's answer going out."""
+
+    def __init__(self, parts: tuple[Any, Any, Any, Any]) -> None:
+        self.app, self.pads, table, _ = parts
+        self.speaker = next(iter(table.asked))
+        if table.timer is not None:          # hold the speech open for the whole run
+            table.timer.deadline += 3600
+            table.timer.next_tick += 3600
+        self.shown = threading.Event()
+        self.stamp = 0.0
+        original = self.pads._show
+
+        def show(seat: int, picture: object) -> None:
+            original(seat, picture)
+            if seat == self.speaker:
+                self.stamp = time.perf_counter()
+                self.shown.set()
+        self.pads._show = show
+        self.stop = threading.Event()
+        self.worker = threading.Thread(target=self._loop, daemon=True)
+        self.worker.start()
+
+    def _loop(self) -> None:
+        while not self.stop.is_set():
+            self.app.step(0.002)
+
+    def press(self) -> float:
+        self.pads.press(self.speaker)
+        time.sleep(0.04)                     # past the debounce guard
+        self.shown.clear()
+        t0 = time.perf_counter()
+        self.pads.release(self.speaker)      # a short press: the cursor moves on his ring
+        if not self.shown.wait(1.0):
+            raise RuntimeError("the ring did not answer")
+        took = self.stamp - t0
+        time.sleep(0.05)
+        return took
+
+    def close(self) -> None:
+        self.stop.set()
+        self.worker.join()
+        self.app.close()
