@@ -304,13 +304,13 @@ def test_entries_overwrite_zeros_written_ahead(tmp_path: Path) -> None:
              "deal": "app", "seed": 1})
     assert path.stat().st_size == CHUNK
     sizes = set()
-    for i in range(2000):
+    for i in range(6000):
         j.write({"t": i, "k": "tick"})
         sizes.add(path.stat().st_size)
     assert sorted(sizes) == [CHUNK * n for n in range(1, len(sizes) + 1)] and len(sizes) > 1
     j.close()
-    assert [e["t"] for e in Journal.read(path)[1:]] == list(range(2000))
+    assert [e["t"] for e in Journal.read(path)[1:]] == list(range(6000))
     j = Journal(path)                       # reopened: the next entry follows the last one
-    j.write({"t": 2000, "k": "tick"})
+    j.write({"t": 6000, "k": "tick"})
     j.close()
-    assert Journal.read(path)[-1]["t"] == 2000 and len(Journal.read(path)) == 2002
+    assert Journal.read(path)[-1]["t"] == 6000 and len(Journal.read(path)) == 6002
