@@ -25,6 +25,9 @@ from .rings import Picture, led_level
 #: BCM pins a seat may use: the 28 GPIOs less those the Pi keeps for itself.
 RESERVED = {0: "the HAT ID EEPROM (ID_SD)", 1: "the HAT ID EEPROM (ID_SC)",
             14: "the serial console (TXD)", 15: "the serial console (RXD)"}
+#: pins with a pull-up resistor on the Pi's board (1.8 kOhm to 3.3 V, for I2C): fine for a
+#: button (it pulls up anyway), wrong for an LED, which glows through it when it should be dark
+BOARD_PULL_UPS = {2: "SDA", 3: "SCL"}
 DEFAULT_PINS = Path(__file__).resolve().parents[2] / "hardware" / "pins.toml"
 
 
@@ -68,6 +71,10 @@ def load_pins(path: str | Path | None = None, seats: int | None = None,
             if pin in RESERVED:
                 raise PadError(f"{where}: seat {seat} {what}: GPIO {pin} is reserved for "
                                f"{RESERVED[pin]}")
+            if what == "led" and pin in BOARD_PULL_UPS:
+                raise PadError(f"{where}: seat {seat} led: GPIO {pin} ({BOARD_PULL_UPS[pin]}) "
+                               f"has a pull-up on the Pi's board, so its LED would glow: "
+                               f"put a button there, the LED on another pin")
             if pin in used:
                 raise PadError(f"{where}: GPIO {pin} is used twice: {used[pin]} and "
                                f"seat {seat} {what}")
