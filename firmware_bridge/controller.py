@@ -38,6 +38,7 @@ class Controller:
         self.buttons = [Pin(p, Pin.IN, Pin.PULL_UP) for p in cfg.BUTTON_PINS]
         self.down = [False] * cfg.SEATS
         self.lock_until = [0] * cfg.SEATS
+        self.changed_at = [None] * cfg.SEATS      # when a pin first read otherwise
         self.np = NeoPixel(Pin(cfg.PIXEL_PIN, Pin.OUT), cfg.SEATS * cfg.RING)
         self.pics = [bytes([rd.DARK])] * cfg.SEATS
         self.shown_at = [0] * cfg.SEATS
@@ -71,15 +72,29 @@ class Controller:
 
     # -- buttons --------------------------------------------------------------------------
     def scan(self, now):
-        # eager debouncing: the first edge counts at once, its bounces are locked out
+        # A press counts once the pin has read pressed for MIN_PRESS_MS, stamped when it
+        # began: a spike of noise on a long cable never leaves the controller (a tap is taken
+        # at its release, so this delays no answer). A release counts at once; after any edge
+        # its bounces are locked out for DEBOUNCE_MS, and a change seen meanwhile is stamped
+        # when it was first seen.
         edges = False
         for i in range(cfg.SEATS):
             pressed = self.buttons[i].value() == 0
-            if pressed != self.down[i] and ticks_diff(now, self.lock_until[i]) >= 0:
-                self.down[i] = pressed
-                self.lock_until[i] = time.ticks_add(now, cfg.DEBOUNCE_MS)
-                self.sender.add(pl.EDGE, bytes([i + 1, 1 if pressed else 0]) + pl.p32(now))
-                edges = True
+            if pressed == self.down[i]:
+                self.changed_at[i] = None
+                continue
+            at = self.changed_at[i]
+            if at is None:
+                at = self.changed_at[i] = now
+            if ticks_diff(now, self.lock_until[i]) < 0:
+                continue
+            if pressed and ticks_diff(now, at) < cfg.MIN_PRESS_MS:
+                continue
+            self.changed_at[i] = None
+            self.down[i] = pressed
+            self.lock_until[i] = time.ticks_add(now, cfg.DEBOUNCE_MS)
+            self.sender.add(pl.EDGE, bytes([i + 1, 1 if pressed else 0]) + pl.p32(at))
+            edges = True
         return edges
 
     # -- the link -------------------------------------------------------------------------

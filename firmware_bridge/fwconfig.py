@@ -6,6 +6,7 @@ RING = 12                    # pixels per ring; 12 rings are chained on one data
 BUTTON_PINS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)   # GP numbers; button to ground
 PIXEL_PIN = 16               # WS2812 data in (through a 330 ohm resistor)
 DEBOUNCE_MS = 20             # after an edge is taken, the bounces are ignored this long
+MIN_PRESS_MS = 15            # a press shorter than this is noise on the cable, never sent
 BEAT_MS = 400                # the pad says it is alive this often
 HOST_TIMEOUT_MS = 1500       # the Pi silent this long: every ring goes dark
 BUDGET_MA = 1500             # the most current all rings together may draw

@@ -261,6 +261,10 @@ class Firmware:
     def set_pin(self, pin: int, level: int) -> None:
         self._ctl.write(f"P {pin} {level}\n".encode())
 
+    def spike(self, pin: int, us: int) -> None:
+        """The pin reads pressed for `us` microseconds of the firmware's time."""
+        self._ctl.write(f"G {pin} {us}\n".encode())
+
     def ring(self, seat: int) -> list[tuple[int, int, int]]:
         with self.changed:
             data = self.frame

@@ -42,6 +42,12 @@ class Rig:
     def release(self, seat: int) -> None:
         raise NotImplementedError
 
+    def spike(self, seat: int, seconds: float) -> None:
+        """A press as short as a spike of noise on the cable."""
+        self.press(seat)
+        self.wait(seconds)
+        self.release(seat)
+
     def bounce(self, seat: int, edges: int) -> None:
         """A storm of `edges` alternating edges, starting with a press, in a few ms."""
         for i in range(edges):
@@ -201,6 +207,12 @@ class SerialRig(Rig):
         self.levels[seat] = False
         self.waiting.add(seat)
         self.fw.set_pin(self.pins[seat - 1], 1)
+
+    def spike(self, seat: int, seconds: float) -> None:
+        # timed inside the firmware: a loaded machine cannot stretch it
+        self.levels[seat] = False
+        self.waiting.add(seat)
+        self.fw.spike(self.pins[seat - 1], int(seconds * 1e6))
 
     def wait(self, seconds: float) -> None:
         time.sleep(seconds)

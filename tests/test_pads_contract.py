@@ -95,6 +95,22 @@ def test_a_bounce_storm_is_one_press(rig: Rig) -> None:
     assert len(kinds(out, Moved)) == 1 and not kinds(out, Confirmed)
 
 
+def test_a_spike_shorter_than_a_press_means_nothing(rig: Rig) -> None:
+    rig.panel.ask(2, [1, 3, 4])
+    rig.spike(2, 0.004)              # asked: no move
+    rig.spike(9, 0.004)              # not asked: no "movement" for the host either
+    rig.wait(0.1)
+    assert not kinds(rig.pump(), Pressed, Released, Moved, OutOfTurn)
+    assert rig.panel.grammar.cursor(2) is None
+    rig.press(9)                     # a real press from a seat not asked: the host hears of it
+    rig.wait(0.05)
+    out = rig.pump()
+    rig.release(9)
+    rig.wait(0.05)
+    out += rig.pump()
+    assert [e.seat for e in kinds(out, OutOfTurn)] == [9]
+
+
 def test_a_stuck_button_is_a_fault_until_released(rig: Rig) -> None:
     rig.panel.ask(7, [1, 2, 3])
     stuck = rig.cfg.stuck

@@ -2,6 +2,8 @@
 # Control commands arrive on the FIFO named by PADSIM_IN, one per line:
 #   P <pin> <level>     set an input pin's level (a button: 0 = pressed)
 #   Q                   report: "S <watchdog feeds> <pixel writes>"
+#   G <pin> <us>        a spike: the pin reads 0 for <us> microseconds of the firmware's
+#                       own time, then 1 again (a real-time test cannot make one so short)
 # Every NeoPixel.write() sends "W" and the raw GRB-free RGB bytes of the whole chain on the
 # FIFO named by PADSIM_OUT.
 import os
@@ -16,6 +18,7 @@ _out = None
 _poll = None
 _last = [0]
 _buf = bytearray()
+_spikes = {}
 
 
 def _open():
@@ -30,6 +33,10 @@ def _open():
 def service():
     """Take pending control commands (at most every 100 us: the scan reads 12 pins a loop)."""
     now = time.ticks_us()
+    for pin in list(_spikes):
+        if time.ticks_diff(now, _spikes[pin]) >= 0:
+            levels[pin] = 1
+            del _spikes[pin]
     if time.ticks_diff(now, _last[0]) < 100:
         return
     _last[0] = now
@@ -51,6 +58,9 @@ def _command(line):
         return
     if parts[0] == "P":
         levels[int(parts[1])] = int(parts[2])
+    elif parts[0] == "G":
+        levels[int(parts[1])] = 0
+        _spikes[int(parts[1])] = time.ticks_add(time.ticks_us(), int(parts[2]))
     elif parts[0] == "Q":
         send(b"S %d %d\n" % (feeds[0], writes[0]))
 

@@ -9,6 +9,11 @@ cursor starts where the table says (a seat drawn from the game's seed, so the nu
 tells a watcher nothing); after the last eligible seat it passes "nobody". A press
 belongs to the question that was asked when it began: a hold that straddles the end of a
 window confirms nothing.
+
+A press shorter than `min_press` is noise (a spike on a long cable, a brushed contact): it
+means nothing at all, not even "movement" at night. So a press is announced (`Pressed`, and
+`OutOfTurn` for a seat not asked) once it has lasted `min_press`, stamped with its start; a
+tap is taken at its release, as before, which is always later than that.
 """
 
 from __future__ import annotations
@@ -43,6 +48,7 @@ class GrammarConfig:
     debounce: float = 0.03
     stuck: float = 20.0
     mode: str = RING
+    min_press: float = 0.015
 
 
 @dataclass
@@ -54,6 +60,8 @@ class _Seat:
     press_t: float = 0.0
     press_ask: int = -1          # which question the current press belongs to
     held: bool = False           # this press already confirmed
+    pending: bool = False        # down, but not yet long enough to be more than noise
+    noise: int = 0               # presses too short to be anything
     stuck: bool = False
     ask: int = 0                 # bumps on every new question or end of one
     asked: bool = False
@@ -139,6 +147,8 @@ class PressGrammar:
         for s in self.seats[1:]:
             if s.raw != s.level:
                 times.append(s.guard_until)
+            if s.level and s.pending:
+                times.append(s.press_t + self.cfg.min_press)
             if s.level and not s.stuck:
                 if not s.held:
                     times.append(s.press_t + self.cfg.hold)
@@ -154,6 +164,7 @@ class PressGrammar:
                 s.held, s.press_ask = True, -1    # whatever it was, it confirms nothing now
             return
         s.level = pressed
+        s.pending = False
         if pressed:
             s.press_t, s.press_ask, s.held = t, -1, True
         elif s.stuck:
@@ -174,10 +185,16 @@ class PressGrammar:
             s.press_t = t
             s.press_ask = s.ask if s.asked else -1
             s.held = False
-            out.append(Pressed(seat, t))
-            if not s.asked:
-                out.append(OutOfTurn(seat, t))
+            s.pending = True             # announced once it outlasts min_press
             return
+        if s.pending:
+            # let go before min_press: the raw release time says so, however long the
+            # debounce guard kept the level down
+            if s.raw_t - s.press_t < self.cfg.min_press:
+                s.pending = False
+                s.noise += 1
+                return
+            self._announce(seat, s, out)
         duration = t - s.press_t
         if s.stuck:
             s.stuck = False
@@ -191,9 +208,21 @@ class PressGrammar:
         else:
             self._move(seat, s, t, out)
 
+    def _announce(self, seat: int, s: _Seat, out: list[PadEvent]) -> None:
+        s.pending = False
+        out.append(Pressed(seat, s.press_t))
+        if s.press_ask == -1:
+            out.append(OutOfTurn(seat, s.press_t))
+
     def _check_hold(self, seat: int, s: _Seat, now: float, out: list[PadEvent]) -> None:
         if not s.level:
             return
+        if s.pending:
+            if now < s.press_t + self.cfg.min_press:
+                return
+            if not s.raw and s.raw_t < s.press_t + self.cfg.min_press:
+                return                   # already let go: noise, taken so at the settle
+            self._announce(seat, s, out)
         # deadlines are compared as next_deadline() computes them (no float drift)
         if not s.stuck and now >= s.press_t + self.cfg.stuck:
             s.stuck = True
