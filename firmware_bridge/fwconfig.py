@@ -4,7 +4,9 @@ FIRMWARE = "0.2.0"
 SEATS = 12
 RING = 12                    # pixels per ring; 12 rings are chained on one data pin
 BUTTON_PINS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)   # GP numbers; button to ground
-PIXEL_PIN = 16               # WS2812 data in (through a 330 ohm resistor)
+# one data line per pad (a star: a dead or unplugged pad darkens only itself), through the
+# level shifter; a single pin here means one chain of all the rings instead
+RING_PINS = (14, 15, 16, 17, 18, 19, 20, 21, 22, 26, 27, 28)
 DEBOUNCE_MS = 20             # after an edge is taken, the bounces are ignored this long
 MIN_PRESS_MS = 15            # a press shorter than this is noise on the cable, never sent
 BEAT_MS = 400                # the pad says it is alive this often

@@ -13,7 +13,8 @@ SHOW = 6         # Pi -> pad  reliable    [seat, picture bytes (ringdraw.py)]
 BRIGHT = 7       # Pi -> pad  reliable    [cap 0-255, budget mA (2 bytes)]
 STATS = 8        # pad -> Pi              [bad frames (2), resends (2), dropped edges (2)]
 UPDATE = 9       # Pi -> pad  reliable    [b"update"]: restart into safe mode for an update
-ROTATE = 10      # Pi -> pad  reliable    [each ring's turn: the pixel at seat 1 (1 byte each)]
+ROTATE = 10      # Pi -> pad  reliable    [each seat's ring turn: the pixel at seat 1 (1 byte each)]
+ORDER = 11       # Pi -> pad  reliable    [each seat's ring: its place among the ring pins, 1-12]
 
 UPDATE_BODY = b"update"   # a frame of kind 9 with any other body is ignored
 SAFE_MODE_FLAG = "safemode"   # on the controller's flash: the next boot stays at the REPL

@@ -1,13 +1,14 @@
 """`table-app check`: the whole table's self-test, before a club night.
 
-It says what the pads are (the controller's firmware, its pairing and link health), finds
-buttons held down from the start (stuck, or shorted), then lights the rings one at a time along
-the chain. For each lit ring the host presses that pad's button: so a ring with no press is
-dead, unplugged or cut off from the chain, and the button pressed is the one wired to that
-ring (the seat is the ring's place in the chain). Then the ring shows one pixel: taps move it,
-a hold says "this one points at seat 1", which is the ring's turn. A complete result is
-written to the settings (`pads.buttons`, `pads.rotation`), which the table then uses.
-Last, it plays a test sound on the chosen audio output and lists the others.
+It says what the pads are (the controller's firmware, its pairing and link health) and finds
+buttons held down from the start (stuck, or shorted). Then the host walks round the table
+pressing the button of seat 1, seat 2, ... (so each button gets its seat, however the cables
+were plugged), and then the rings light one at a time: for each the host presses the lit
+pad's button, which tells whose ring it is, or finds it dead (a dead or unplugged ring). Then
+that ring shows one pixel: taps move it, a hold says "this one points at seat 1", which is
+the ring's turn. A complete result is written to the settings (`pads.buttons`, `pads.rings`,
+`pads.rotation`), which the table then uses. Last, it plays a test sound on the chosen audio
+output and lists the others.
 
 `SelfTest` is only state: it is fed pad events and the time, so the tests drive it on every
 backend with their own clocks; `main` runs it at a real table.
@@ -36,8 +37,10 @@ class CheckReport:
     pads: str = ""
     link_ok: bool = True
     stuck: list[int] = field(default_factory=list)
-    buttons: dict[int, int] = field(default_factory=dict)   # seat (ring) -> button
+    buttons: dict[int, int] = field(default_factory=dict)   # seat -> button
+    rings: dict[int, int] = field(default_factory=dict)     # seat -> ring
     rotation: dict[int, int] = field(default_factory=dict)  # seat -> pixel at seat 1
+    silent: list[int] = field(default_factory=list)         # seats whose button never came
     dead: list[int] = field(default_factory=list)           # rings no button answered
     unturned: list[int] = field(default_factory=list)       # rings whose turn was not given
     sound: str = ""
@@ -47,18 +50,22 @@ class CheckReport:
 
     @property
     def complete(self) -> bool:
-        return (len(self.buttons) == self.seats and not self.stuck and not self.dead
+        return (len(self.buttons) == self.seats and len(self.rings) == self.seats
+                and not self.stuck and not self.dead
                 and (not self.turns or not self.unturned))
 
-    def layout(self) -> tuple[list[int], list[int]]:
-        """`pads.buttons` and `pads.rotation` as the settings keep them."""
-        return ([self.buttons[k] for k in range(1, self.seats + 1)],
-                [self.rotation.get(k, 0) for k in range(1, self.seats + 1)])
+    def layout(self) -> tuple[list[int], list[int], list[int]]:
+        """`pads.buttons`, `pads.rotation` and `pads.rings` as the settings keep them."""
+        seats = range(1, self.seats + 1)
+        return ([self.buttons[k] for k in seats], [self.rotation.get(k, 0) for k in seats],
+                [self.rings[k] for k in seats])
 
     def problems(self) -> list[str]:
         out = [] if self.link_ok else [self.pads]
         out += [f"button {b} is down from the start: held, stuck, or shorted to ground "
                 f"(look at its pad and cable)" for b in self.stuck]
+        out += [f"seat {k}: no button was pressed for it (a dead button or cable, or "
+                f"nobody pressed)" for k in self.silent]
         if self.dead:
             tail = _tail(self.dead, self.seats)
             for k in self.dead:
@@ -68,13 +75,18 @@ class CheckReport:
                            f"(or nobody pressed)")
             if tail:
                 span = f"rings {tail[0]}-{self.seats}" if len(tail) > 1 else f"ring {tail[0]}"
-                out.append(f"{span}: no button answered: the chain may break at ring "
-                           f"{tail[0]} (its data cable or the ring before it)")
+                out.append(f"{span}: no button answered: the controller's ring pins from "
+                           f"{tail[0]} on, or (rings in one chain) the chain breaks at ring "
+                           f"{tail[0]}")
         found = set(self.buttons.values())
         missing = [b for b in range(1, self.seats + 1) if b not in found
                    and b not in self.stuck]
         if missing and len(self.buttons) + len(self.stuck) < self.seats:
             out.append("buttons never pressed: " + ", ".join(map(str, missing)))
+        ringless = [k for k in self.buttons if k not in self.rings]
+        if ringless and not self.dead:
+            out.append("seats whose ring was never lit for them: "
+                       + ", ".join(map(str, ringless)))
         out += [f"ring {k}: its turn was not given (hold when the light points at seat 1)"
                 for k in self.unturned]
         if not self.sound_ok:
@@ -86,9 +98,9 @@ class CheckReport:
         for k in range(1, self.seats + 1):
             if k in self.buttons:
                 b = self.buttons[k]
-                wired = "" if b == k else f" (wired to button {b})"
+                ring = f", ring {self.rings[k]}" if k in self.rings else ", no ring"
                 turn = (f", turned {self.rotation[k]}" if self.rotation.get(k) else "")
-                out.append(f"ring {k}: button {b}{wired}{turn}")
+                out.append(f"seat {k}: button {b}{ring}{turn}")
         if self.sound:
             out.append(self.sound)
         problems = self.problems()
@@ -109,7 +121,7 @@ def _tail(dead: list[int], seats: int) -> list[int]:
 
 
 class SelfTest:
-    """Ring by ring: lit, a press finds its button, taps and a hold give its turn."""
+    """Seat by seat its button, then ring by ring its seat and its turn."""
 
     def __init__(self, backend: PadBackend, wait: float = 30.0, hold: float = 0.7) -> None:
         self.backend = backend
@@ -118,35 +130,48 @@ class SelfTest:
         self.hold = hold
         self.turns = backend.grammar_mode != COUNT
         self.report = CheckReport(seats=self.seats, turns=self.turns)
-        self.ring = 0
-        self.stage = "idle"         # press, turn, done
+        self.seat = 0               # the seat whose button is asked for (stage "order")
+        self.ring = 0               # the ring lit (stages "press" and "turn")
+        self.stage = "idle"         # order, press, turn, done
         self.deadline = 0.0
         self.button = 0             # the button of the ring being turned
+        self.turning = 0            # and its seat
         self.cursor = 1
         self.down_at: float | None = None
-        # the check sees buttons as wired and rings unturned: that is what it finds out
-        backend.set_layout(None, None)
+        # the check sees buttons and rings as wired, unturned: that is what it finds out
+        backend.set_layout(None, None, None)
 
     @property
     def done(self) -> bool:
         return self.stage == "done"
 
     def prompt(self) -> str:
+        if self.stage == "order":
+            return f"seat {self.seat}: press the button of this seat's pad"
         if self.stage == "press":
             return f"ring {self.ring} is lit: press the button of that pad"
         if self.stage == "turn":
-            return (f"ring {self.ring}: tap to move its light, hold when it points at "
-                    f"seat 1")
+            return (f"seat {self.turning}'s ring: tap to move its light, hold when it "
+                    f"points at seat 1")
         return ""
 
     def start(self, now: float) -> None:
         self.report.stuck = [b for b in range(1, self.seats + 1)
                              if self.backend.button_down(b)]
-        for seat in range(1, self.seats + 1):
-            self.backend.show(seat, Dark())
-        self._next(now)
+        for ring in range(1, self.seats + 1):
+            self.backend.show(ring, Dark())
+        self.stage = "order"
+        self._next_seat(now)
 
-    def _next(self, now: float) -> None:
+    def _next_seat(self, now: float) -> None:
+        self.seat += 1
+        if self.seat > self.seats:
+            self.stage = "press"
+            self._next_ring(now)
+            return
+        self.deadline = now + self.wait
+
+    def _next_ring(self, now: float) -> None:
         if 1 <= self.ring <= self.seats:
             self.backend.show(self.ring, Dark())
         self.ring += 1
@@ -170,17 +195,24 @@ class SelfTest:
             if not ev.pressed:
                 self.report.stuck.remove(b)      # it was only held: now it is free
             return
-        if self.stage == "press" and ev.pressed:
-            if b in self.report.buttons.values():
-                return                            # already another ring's
-            self.report.buttons[self.ring] = b
+        seat_of = {button: seat for seat, button in self.report.buttons.items()}
+        if self.stage == "order" and ev.pressed:
+            if b in seat_of:
+                return                            # already another seat's
+            self.report.buttons[self.seat] = b
+            self._next_seat(ev.t)
+        elif self.stage == "press" and ev.pressed:
+            seat = seat_of.get(b)
+            if seat is None or seat in self.report.rings:
+                return                            # no seat's, or its ring is known
+            self.report.rings[seat] = self.ring
             if not self.turns:
-                self._next(ev.t)
+                self._next_ring(ev.t)
                 return
             self.stage = "turn"
-            self.button = b
+            self.button, self.turning = b, seat
             self.cursor = 1
-            self.down_at = None                   # this press only found the button
+            self.down_at = None                   # this press only found the ring
             self.deadline = ev.t + self.wait
             self._turn_shown()
         elif self.stage == "turn" and b == self.button:
@@ -201,20 +233,24 @@ class SelfTest:
     def _turned(self, now: float) -> None:
         # pixel cursor-1 is lit for seat `cursor` on an unturned ring; it points at seat 1,
         # so drawing seat s at pixel (s - 1 + turn) puts seat 1 there
-        self.report.rotation[self.ring] = (self.cursor - 1) % 12
-        self._next(now)
+        self.report.rotation[self.turning] = (self.cursor - 1) % 12
+        self._next_ring(now)
 
     def tick(self, now: float) -> None:
         if self.stage == "turn" and self.down_at is not None \
                 and now - self.down_at >= self.hold:
             self._turned(now)                     # held long enough: on at once
             return
-        if self.stage in ("press", "turn") and now >= self.deadline:
+        if self.stage in ("order", "press", "turn") and now >= self.deadline:
+            if self.stage == "order":
+                self.report.silent.append(self.seat)
+                self._next_seat(now)
+                return
             if self.stage == "press":
                 self.report.dead.append(self.ring)
             else:
-                self.report.unturned.append(self.ring)
-            self._next(now)
+                self.report.unturned.append(self.turning)
+            self._next_ring(now)
 
 
 def describe_pads(backend: Any) -> tuple[str, bool]:
@@ -325,13 +361,13 @@ def main(kind: str | None, wait: float, write: bool, audio: str | None,
     for line in report.lines():
         print(line)
     if report.complete and write:
-        buttons, rotation = report.layout()
+        buttons, rotation, rings = report.layout()
         try:
-            path = write_pad_layout(buttons, rotation)
+            path = write_pad_layout(buttons, rotation, rings)
         except (SettingsError, OSError) as e:
             print(f"table-app: the layout was not written: {e}", file=sys.stderr)
             return 2
-        print(f"buttons and ring turns written to {path}")
+        print(f"the seats' buttons, rings and turns written to {path}")
     elif write:
         print(f"nothing written to {settings_path()}: mend the problems and check again")
     return 0 if not report.problems() else 1

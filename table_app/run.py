@@ -201,7 +201,8 @@ def play(args: Any) -> int:
     else:
         pads = make_pads(kind, 12, sink, clock)
     # which button is whose, and how each ring is turned: as `table-app check` found them
-    pads.set_layout(getattr(args, "buttons", None), getattr(args, "rotation", None))
+    pads.set_layout(getattr(args, "buttons", None), getattr(args, "rotation", None),
+                    getattr(args, "rings", None))
     pads.start()
     voice: Any
     if args.silent:

@@ -12,10 +12,11 @@
     backend = "auto"                  # auto, sim, gpio, serial, fake
     port = "/dev/table-pads"          # the pad controller (serial)
     pins = "/etc/table-app/pins.toml" # the pin map (gpio)
-    buttons = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]  # the button of each ring, seat by seat
+    buttons = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]  # each seat's button
     rotation = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]    # each ring's pixel that points at seat 1
+    rings = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]    # each seat's ring (its pin)
 
-`table-app check` finds `buttons` and `rotation` at the table and writes them here.
+`table-app check` finds `buttons`, `rings` and `rotation` at the table and writes them here.
 
     [light]
     night_cap = 0.25                  # rings' brightness at night and at the deal, 0 to 1
@@ -61,6 +62,7 @@ class Settings:
     pins: str | None = None
     buttons: list[int] | None = None
     rotation: list[int] | None = None
+    rings: list[int] | None = None
     night_cap: float = 0.25
     day_cap: float = 0.6
     audio_device: str = ""
@@ -104,8 +106,10 @@ def load_settings(path: Path | None = None) -> Settings:
     s.pins = _text(p, pads.pop("pins", None), "pads.pins")
     s.buttons = _seats(p, pads.pop("buttons", None), "pads.buttons", 1, 12)
     s.rotation = _seats(p, pads.pop("rotation", None), "pads.rotation", 0, 11)
-    if s.buttons is not None and sorted(s.buttons) != list(range(1, 13)):
-        raise SettingsError(f"{p}: pads.buttons must name each button 1 to 12 once")
+    s.rings = _seats(p, pads.pop("rings", None), "pads.rings", 1, 12)
+    for key, value in (("buttons", s.buttons), ("rings", s.rings)):
+        if value is not None and sorted(value) != list(range(1, 13)):
+            raise SettingsError(f"{p}: pads.{key} must name each of 1 to 12 once")
     night = _share(p, light.pop("night_cap", None), "light.night_cap")
     day = _share(p, light.pop("day_cap", None), "light.day_cap")
     s.night_cap = s.night_cap if night is None else night
@@ -158,14 +162,16 @@ def _seats(p: Path, v: Any, key: str, lo: int, hi: int) -> list[int] | None:
     return list(v)
 
 
-def write_pad_layout(buttons: list[int], rotation: list[int],
+def write_pad_layout(buttons: list[int], rotation: list[int], rings: list[int] | None = None,
                      path: Path | None = None) -> Path:
-    """Put `pads.buttons` and `pads.rotation` into the settings file, keeping everything else
-    in it (comments too); the file is checked again before it replaces the old one."""
+    """Put `pads.buttons`, `pads.rings` and `pads.rotation` into the settings file, keeping
+    everything else in it (comments too); the file is checked again before it replaces the
+    old one."""
     p = path or settings_path()
     text = p.read_text(encoding="utf-8") if p.exists() else ""
     lines = text.splitlines()
-    new = {"buttons": f"buttons = {buttons}", "rotation": f"rotation = {rotation}"}
+    new = {"buttons": f"buttons = {buttons}", "rotation": f"rotation = {rotation}",
+           "rings": f"rings = {rings or list(range(1, 13))}"}
     section = ""
     pads_at = None
     kept: list[str] = []
@@ -179,7 +185,7 @@ def write_pad_layout(buttons: list[int], rotation: list[int],
         if section == "pads" and key in new:
             continue                     # replaced below
         kept.append(line)
-    block = [new["buttons"], new["rotation"]]
+    block = [new["buttons"], new["rings"], new["rotation"]]
     if pads_at is None:
         kept += ([""] if kept else []) + ["[pads]", *block]
     else:
@@ -216,4 +222,4 @@ def apply(args: Any, s: Settings) -> None:
     if s.pins:
         os.environ.setdefault("TABLE_APP_PINS", s.pins)
     args.night_cap, args.day_cap, args.audio_device = s.night_cap, s.day_cap, s.audio_device
-    args.buttons, args.rotation = s.buttons, s.rotation
+    args.buttons, args.rotation, args.rings = s.buttons, s.rotation, s.rings

@@ -37,37 +37,46 @@ def _feed(rig: Rig, test: SelfTest) -> None:
     test.tick(rig.clock.now())
 
 
-def _walk(rig: Rig, test: SelfTest, wiring: dict[int, int | None],
-          turns: dict[int, int]) -> list[int]:
-    """Play the host: press the button wired to each lit ring (None: nobody can), then tap
-    the light round `turns[ring]` times and hold. Returns the ring lit at each press stage."""
+def _tap(rig: Rig, test: SelfTest, button: int) -> None:
+    rig.press(button)
+    rig.wait(0.1)
+    rig.release(button)
+    rig.wait(0.05)
+    _feed(rig, test)
+
+
+def _walk(rig: Rig, test: SelfTest, button_of: dict[int, int | None],
+          ring_of: dict[int, int | None], turns: dict[int, int]) -> list[int]:
+    """Play the host: press each seat's button in turn (None: it cannot be pressed), then
+    the button of each lit ring's seat (None: that ring is dead), then tap its light round
+    `turns[seat]` times and hold. Returns the rings lit, in order."""
     lit = []
     test.start(rig.clock.now())
     while not test.done:
-        k = test.ring
-        if test.stage == "press":
+        if test.stage == "order":
+            b = button_of.get(test.seat, test.seat)
+            if b is None:
+                rig.wait(test.wait + 0.1)
+                _feed(rig, test)
+                continue
+            _tap(rig, test, b)
+        elif test.stage == "press":
+            k = test.ring
             lit.append(k)
             # only this ring is lit, on every backend's own pictures
             assert isinstance(rig.backend.pictures[k], Pick)
             assert all(rig.backend.pictures[j] == Dark() for j in range(1, 13) if j != k)
-            b = wiring.get(k, k)
+            seat = next((s for s in range(1, 13) if ring_of.get(s, s) == k), None)
+            b = None if seat is None else button_of.get(seat, seat)
             if b is None:
-                rig.wait(test.wait + 0.1)         # nobody presses: the ring is dead
+                rig.wait(test.wait + 0.1)         # nobody can answer: the ring is dead
                 _feed(rig, test)
                 continue
-            rig.press(b)
-            rig.wait(0.1)
-            rig.release(b)
-            rig.wait(0.05)
-            _feed(rig, test)
+            _tap(rig, test, b)
         elif test.stage == "turn":
             b = test.button
-            for _ in range(turns.get(k, 0)):
-                rig.press(b)
-                rig.wait(0.1)
-                rig.release(b)
-                rig.wait(0.05)
-                _feed(rig, test)
+            for _ in range(turns.get(test.turning, 0)):
+                _tap(rig, test, b)
             rig.press(b)
             rig.wait(rig.hold_for)
             _feed(rig, test)
@@ -77,28 +86,32 @@ def _walk(rig: Rig, test: SelfTest, wiring: dict[int, int | None],
     return lit
 
 
+SWAPPED_BUTTONS: dict[int, int | None] = {3: 5, 5: 3}
+SWAPPED_RINGS: dict[int, int | None] = {2: 7, 7: 2}
+
+
 def test_check_finds_wiring_turns_a_dead_ring_and_a_stuck_button(rig: Rig) -> None:
     rig.press(11)                                  # a button down before the check begins
     rig.wait(0.1)
     test = SelfTest(rig.backend, wait=2.0, hold=0.7)
     _feed(rig, test)
-    wiring: dict[int, int | None] = {3: 5, 5: 3, 9: None, 11: None}
-    turns = {2: 3, 7: 11}
-    lit = _walk(rig, test, wiring, turns)
+    buttons = {**SWAPPED_BUTTONS, 11: None}        # seat 11's button is the stuck one
+    rings = {**SWAPPED_RINGS, 9: None}             # ring 9 is dead: nobody sees it lit
+    lit = _walk(rig, test, buttons, rings, {2: 3, 7: 11})
     report = test.report
     assert lit == list(range(1, 13))
-    assert report.stuck == [11]
-    assert report.dead == [9, 11]
-    assert report.buttons == {k: (wiring.get(k) or k) for k in range(1, 13)
-                              if k not in (9, 11)}
+    assert report.stuck == [11] and report.silent == [11]
+    assert report.dead == [9, 11]                  # 11: lit, but its seat cannot answer
+    assert report.buttons == {k: (buttons.get(k) or k) for k in range(1, 13) if k != 11}
+    assert report.rings == {k: (rings.get(k) or k) for k in range(1, 13) if k not in (9, 11)}
     if rig.mode == "count":                        # one LED a seat: nothing to turn
         assert report.rotation == {}
     else:
         assert {k: r for k, r in report.rotation.items() if r} == {2: 3, 7: 11}
     problems = report.problems()
     assert any("button 11 is down from the start" in p for p in problems)
+    assert any(p.startswith("seat 11: no button was pressed") for p in problems)
     assert any(p.startswith("ring 9: no button answered") for p in problems)
-    assert any("buttons never pressed: 9" in p for p in problems)
     assert not report.complete                     # nothing to write from this
     rig.release(11)
 
@@ -106,23 +119,23 @@ def test_check_finds_wiring_turns_a_dead_ring_and_a_stuck_button(rig: Rig) -> No
 def test_a_complete_check_is_written_and_the_table_uses_it(rig: Rig, tmp_path: Path) -> None:
     test = SelfTest(rig.backend, wait=2.0, hold=0.7)
     _feed(rig, test)
-    wiring: dict[int, int | None] = {3: 5, 5: 3}
-    _walk(rig, test, wiring, {2: 3})
+    _walk(rig, test, SWAPPED_BUTTONS, SWAPPED_RINGS, {2: 3})
     report = test.report
     assert report.complete and not report.problems()
     settings = tmp_path / "settings.toml"
     settings.write_text('lang = "ka"   # the club\'s language\n\n[pads]\nport = "/dev/x"\n')
-    buttons, rotation = report.layout()
-    write_pad_layout(buttons, rotation, settings)
+    buttons, rotation, rings = report.layout()
+    write_pad_layout(buttons, rotation, rings, settings)
     s = load_settings(settings)
     assert s.lang == "ka" and s.port == "/dev/x"   # the rest of the file is kept
     assert "# the club's language" in settings.read_text()
     assert s.buttons == [1, 2, 5, 4, 3, 6, 7, 8, 9, 10, 11, 12]
+    assert s.rings == [1, 7, 3, 4, 5, 6, 2, 8, 9, 10, 11, 12]
     turned = 0 if rig.mode == "count" else 3
     assert s.rotation == [0, turned] + [0] * 10
 
-    # the table with that layout: button 5 is seat 3, and ring 2 is drawn turned
-    rig.backend.set_layout(s.buttons, s.rotation)
+    # the table with that layout: button 5 is seat 3, and seat 2 is drawn turned on ring 7
+    rig.backend.set_layout(s.buttons, s.rotation, s.rings)
     while not rig.q.empty():
         rig.q.get_nowait()
     rig.press(5)
@@ -144,15 +157,19 @@ def test_a_complete_check_is_written_and_the_table_uses_it(rig: Rig, tmp_path: P
         px = rig.backend.pixels(2)
         lit = [i for i, c in enumerate(px) if c == max(px, key=sum)]
         assert lit == [3]                          # seat 1's cursor, turned by 3
-        if isinstance(rig, SerialRig):             # and the controller draws it so
-            assert rig.fw.wait_ring(2, lambda p: p == [tuple(c) for c in px], timeout=3)
+        if isinstance(rig, SerialRig):             # the controller draws it on ring 7
+            assert rig.fw.wait_ring(7, lambda p: p == [tuple(c) for c in px], timeout=3)
+            assert rig.fw.wait_ring(2, lambda p: not any(map(any, p)), timeout=3)
 
 
 def test_settings_refuse_a_layout_that_is_not_one_button_a_seat(tmp_path: Path) -> None:
     from table_app.settings import SettingsError
     bad = tmp_path / "s.toml"
     bad.write_text("[pads]\nbuttons = [1, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]\n")
-    with pytest.raises(SettingsError, match="each button 1 to 12 once"):
+    with pytest.raises(SettingsError, match="pads.buttons must name each of 1 to 12 once"):
+        load_settings(bad)
+    bad.write_text("[pads]\nrings = [2, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]\n")
+    with pytest.raises(SettingsError, match="pads.rings must name each of 1 to 12 once"):
         load_settings(bad)
     bad.write_text("[pads]\nrotation = [0, 12, 0]\n")
     with pytest.raises(SettingsError, match="12 whole numbers from 0 to 11"):
@@ -169,9 +186,8 @@ def test_the_command_reports_a_table_where_nobody_presses(tmp_path: Path) -> Non
                           timeout=120)
     assert proc.returncode == 1, proc.stderr
     out = proc.stdout
-    assert "ring 1 is lit: press the button of that pad" in out
-    assert "ring 12 is lit" in out
-    assert "PROBLEM: rings 1-12: no button answered: the chain may break at ring 1" in out
+    assert "seat 1: press the button of this seat's pad" in out
+    assert "PROBLEM: seat 12: no button was pressed for it" in out
     assert "sound: a tick played on the default output" in out
     assert "nothing written" in out and not (tmp_path / "settings.toml").exists()
 

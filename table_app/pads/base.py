@@ -50,6 +50,7 @@ class PadBackend:
         self.seat_of: dict[int, int] = {}
         self.button_of: dict[int, int] = {}
         self.rotation: dict[int, int] = {}
+        self.ring_order: list[int] = []
         self.pictures: dict[int, Picture] = {s: Dark() for s in range(1, seats + 1)}
         self.shown_at: dict[int, float] = dict.fromkeys(self.pictures, 0.0)
         self.shows = 0
@@ -65,9 +66,12 @@ class PadBackend:
         self._out(ev)
 
     def set_layout(self, buttons: Sequence[int] | None = None,
-                   rotation: Sequence[int] | None = None) -> None:
-        """`buttons[k-1]` is the button wired to the k-th ring of the chain (seat k);
-        `rotation[k-1]` the pixel that points at seat 1 on that ring."""
+                   rotation: Sequence[int] | None = None,
+                   rings: Sequence[int] | None = None) -> None:
+        """Seat k's pad: its button input `buttons[k-1]`, its ring `rings[k-1]` (the ring
+        pin, or place in a chain, 1-12), and `rotation[k-1]`, the pixel of that ring that
+        points at seat 1. As `table-app check` found them; None: as wired, unturned."""
+        self.ring_order = list(rings) if rings else []
         if buttons:
             self.button_of = {k: b for k, b in enumerate(buttons, 1)}
             self.seat_of = {b: k for k, b in self.button_of.items()}

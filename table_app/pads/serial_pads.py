@@ -142,10 +142,15 @@ class SerialPads(PadBackend):
     def _turns(self) -> bytes:
         return bytes(self.rotation.get(seat, 0) for seat in range(1, self.seats + 1))
 
+    def _order(self) -> bytes:
+        return bytes(self.ring_order or range(1, self.seats + 1))
+
     def _layout_changed(self) -> None:
-        # the controller turns its rings itself (pictures travel by seat, not by pixel)
+        # the controller turns its rings and finds each seat's ring itself (pictures travel
+        # by seat, not by pixel)
         with self.link.lock:
             self.link.sender.add(pl.ROTATE, self._turns(), tag="rotate")
+            self.link.sender.add(pl.ORDER, self._order(), tag="order")
 
     def set_brightness(self, cap: int) -> None:
         """The night's brightness cap (0-255), sent to the controller."""
@@ -278,6 +283,7 @@ class SerialPads(PadBackend):
             with self.link.lock:
                 self.link.sender.add(pl.BRIGHT, bytes([self.cap]) + pl.p16(self.budget_ma))
                 self.link.sender.add(pl.ROTATE, self._turns(), tag="rotate")
+                self.link.sender.add(pl.ORDER, self._order(), tag="order")
             for seat in range(1, self.seats + 1):
                 self._queue_show(seat, self.pictures[seat])
             self.missing_told = False
