@@ -98,7 +98,8 @@ def controller() -> schemdraw.Drawing:
 
     # -- the jack ---------------------------------------------------------------------------
     jack = elm.Ic(pins=[elm.IcPin(name=f"{p} {n}", side="left") for p, n in JACK.items()],
-                  pinspacing=0.9, edgepadH=0.5, edgepadW=1.6, label="J1..J12 RJ45").theta(0).anchor("center").at((27, -8))
+                  pinspacing=0.9, edgepadH=0.5, edgepadW=1.6,
+                  label="J1..J12 RJ45").theta(0).anchor("center").at((27, -8))
     d += jack
     d += elm.Label().label("one jack a seat; pins 4, 5: +5V_RINGS; 2, 6, 7, 8: GND",
                            halign="center").at((27, -13.5))

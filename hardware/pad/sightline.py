@@ -144,7 +144,9 @@ def svg(n: dict[str, float] | None = None) -> str:
     r, h = n["window_d"] / 2, n["hood_h"] + n["ring_t"] + n["diffuser_t"]
 
     def pt(along: float, across: float) -> str:
-        return f"{ox + s * (ax * along + px_ * across):.1f},{oy + s * (ay * along + py_ * across):.1f}"
+        x = ox + s * (ax * along + px_ * across)
+        y = oy + s * (ay * along + py_ * across)
+        return f"{x:.1f},{y:.1f}"
 
     def ray(angle_deg: float, length: float, colour: str, label: str) -> str:
         a = math.radians(angle_deg)                 # off the axis, toward the player: +

@@ -1,0 +1,149 @@
+"""The power budget and the cable plan, worked out from the firmware's own drawing code.
+
+    python3 hardware/plan.py        # writes hardware/power-and-cables.md
+
+Each ring picture is drawn by `firmware_bridge/ringdraw.py` exactly as the controller draws
+it, at the night and day brightness caps, and its current is summed at 20 mA per colour
+channel at full (WS2812B). The controller also caps the whole table at `BUDGET_MA`. The cables
+are Cat5e patch cords (24 AWG), whose voltage drop is worked out for the worst ring.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+
+from firmware_bridge import fwconfig  # noqa: E402
+from firmware_bridge import ringdraw as rd  # noqa: E402
+from table_app.pads.rings import (  # noqa: E402
+    CheckShown,
+    Countdown,
+    Fault,
+    Pick,
+    RoleCard,
+    Vote,
+    YesNo,
+    encode,
+)
+
+MA_PER_CHANNEL = 20.0          # a WS2812B colour channel at full
+OHM_PER_M_24AWG = 0.0842       # one conductor of Cat5e
+PLUS_CONDUCTORS = 2            # pins 4 and 5
+RETURN_CONDUCTORS = 4          # pins 2, 6, 7, 8 (all grounds, tied at both ends)
+NIGHT_CAP, DAY_CAP = 0.25, 0.6  # the app's defaults (settings: light.night_cap, day_cap)
+SEAT_SPACING = 0.60            # m between neighbours' eyes (the hood's table, pad.scad)
+PAD_INSET = 0.35               # m from a player's eyes to his pad
+MIN_RING_VOLTS = 3.7           # WS2812B: 3.5 V at least; keep a margin
+LENGTHS = (1.0, 1.5, 2.0, 3.0, 5.0)
+
+PICTURES = [
+    ("a question: 11 seats dim, the cursor", Pick(frozenset(range(1, 12)), 5)),
+    ("the vote: 4 nominees, the cursor", Vote(frozenset({2, 5, 7, 9}), 5)),
+    ("yes/no", YesNo(1)),
+    ("a check's answer (one pixel)", CheckShown(4, "red")),
+    ("a role card (two pixels)", RoleCard("mafia", 2)),
+    ("the speaker's full minute (12 pixels)", Countdown(60, 60)),
+    ("a pad fault (6 pixels)", Fault()),
+]
+
+
+def ring_ma(picture: object, cap: float) -> float:
+    px = rd.render(encode(picture), 0.0, 12, 0, cap)   # type: ignore[arg-type]
+    return sum(sum(c) for c in px) * MA_PER_CHANNEL / 255
+
+
+def drop(amps: float, metres: float) -> float:
+    ohms = metres * OHM_PER_M_24AWG * (1 / PLUS_CONDUCTORS + 1 / RETURN_CONDUCTORS)
+    return amps * ohms
+
+
+def table_radius() -> float:
+    return 12 * SEAT_SPACING / (2 * math.pi)
+
+
+def plan() -> str:
+    rows = [(name, ring_ma(pic, NIGHT_CAP), ring_ma(pic, DAY_CAP)) for name, pic in PICTURES]
+    worst_ring = max(max(n, d) for _, n, d in rows)
+    # the most the whole table can ask for: every seat the day's brightest picture, then the
+    # controller's budget
+    table_ask = 12 * max(d for _, _, d in rows)
+    table_ma = min(table_ask, fwconfig.BUDGET_MA)
+    pico_ma = 50.0                 # the Pico and three 74AHCT125
+    supply_a = math.ceil((table_ma + pico_ma) * 1.5 / 500) * 0.5
+    r_pads = table_radius() - PAD_INSET
+    out = [
+        "# Power budget and cable plan",
+        "",
+        "Worked out by `python3 hardware/plan.py` from the firmware's own drawing code",
+        "(`firmware_bridge/ringdraw.py`) and settings (`firmware_bridge/fwconfig.py`); a test",
+        "checks this file is what it prints. WS2812B: 20 mA a colour channel at full.",
+        "",
+        "## One ring, by picture",
+        "",
+        f"| picture | night ({NIGHT_CAP:.0%} cap) | day ({DAY_CAP:.0%} cap) |",
+        "| --- | --- | --- |",
+    ]
+    out += [f"| {name} | {n:.0f} mA | {d:.0f} mA |" for name, n, d in rows]
+    out += [
+        "",
+        "## The whole table",
+        "",
+        f"- At night one ring at a time is lit (the seat that decides): at most "
+        f"{max(n for _, n, _ in rows):.0f} mA.",
+        f"- By day every seat may show the brightest picture at once: 12 x "
+        f"{max(d for _, _, d in rows):.0f} mA = {table_ask:.0f} mA; the controller keeps the "
+        f"whole table within BUDGET_MA = {fwconfig.BUDGET_MA} mA"
+        + (" (it never has to dim)." if table_ask <= fwconfig.BUDGET_MA else
+           " by dimming every ring alike."),
+        f"- With the Pico and the level shifters ({pico_ma:.0f} mA): {table_ma + pico_ma:.0f} mA "
+        f"at most. Supply: 5 V, {supply_a:.1f} A or more (half again over the most it draws);"
+        f" the fuse F1: 3.15 A slow.",
+        "",
+        "## Cables",
+        "",
+        f"The controller box sits under the middle of the table. At a 12-seat round table "
+        f"with {SEAT_SPACING * 100:.0f} cm a seat (about {2 * table_radius():.1f} m across), "
+        f"each pad is about {r_pads:.2f} m from the middle: a "
+        f"{'1.5' if r_pads + 0.4 <= 1.5 else '2'} m patch cord reaches it with slack for the "
+        f"table's edge. Every pad has the same cord (Cat5e, 24 AWG, RJ45 at both ends): any "
+        f"pad plugs into any seat, and a broken one is swapped in a minute.",
+        "",
+        f"Voltage drop to the worst ring ({worst_ring:.0f} mA; +5 V on {PLUS_CONDUCTORS} "
+        f"conductors, the return on {RETURN_CONDUCTORS}):",
+        "",
+        "| cord | drop | at the ring |",
+        "| --- | --- | --- |",
+    ]
+    for m in LENGTHS:
+        v = drop(worst_ring / 1000, m)
+        out.append(f"| {m:.1f} m | {v * 1000:.0f} mV | {5 - v:.2f} V"
+                   f"{'' if 5 - v >= MIN_RING_VOLTS else ' (too low)'} |")
+    out += [
+        "",
+        "Data and button each travel twisted with a ground (pins 1-2 and 3-6), so a 5 m cord",
+        "still carries clean edges; the 74AHCT125 drives 5 V levels into it (the WS2812B wants",
+        "3.5 V for a high, more than the Pico's 3.3 V), and the 330 ohm at each ring's DIN",
+        "damps the reflection at the far end.",
+        "",
+        "The supply's own lead to the controller box: 18 AWG (0.021 ohm a metre a conductor),",
+        f"at most 2 m: {(table_ma + pico_ma) / 1000 * 2 * 2.0 * 0.021 * 1000:.0f} mV at the "
+        "most the table draws.",
+        "",
+    ]
+    return "\n".join(out)
+
+
+def main() -> int:
+    path = HERE / "power-and-cables.md"
+    path.write_text(plan())
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""hardware/ is made from its sources: the pad's CAD, its hood's sight lines, the schematics
+and the power and cable plan are rendered again here and must match what is committed."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+HW = Path(__file__).resolve().parent.parent / "hardware"
+sys.path[:0] = [str(HW), str(HW / "pad")]
+
+import build  # noqa: E402
+import plan  # noqa: E402
+import sightline  # noqa: E402
+
+
+def _tool(name: str) -> None:
+    # CI installs the tools; a developer without them is told, not failed
+    if shutil.which(name) is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} is missing: .ci/run installs it")
+        pytest.skip(f"{name} is not installed")
+
+
+def test_the_hood_hides_the_ring_from_everyone_but_its_player() -> None:
+    rep = sightline.report()                       # from pad.scad's own numbers
+    assert rep["player_sees_leds"] == 1.0          # every LED, eyes anywhere in the tolerance
+    assert rep["neighbour sees window"] == 0.0
+    assert rep["two seats away sees window"] == 0.0
+    assert rep["across the table sees window"] == 0.0
+    assert rep["neighbour_off_axis_deg"] > rep["cutoff_deg"] + 5     # with a margin
+
+
+def test_the_sight_line_check_can_fail() -> None:
+    n = sightline.numbers()
+    shallow = {**n, "hood_h": 30.0}                # half the depth: the neighbour sees in
+    assert sightline.report(shallow)["neighbour sees window"] > 0
+    wide = {**n, "eye_tolerance": 20.0}            # eyes too far off: an LED is cut
+    assert sightline.report(wide)["player_sees_leds"] < 1.0
+
+
+def test_the_drawings_match_their_sources() -> None:
+    import schematic
+    assert (HW / "pad" / "sightline.svg").read_text() == sightline.svg()
+    assert (HW / "power-and-cables.md").read_text() == plan.plan()
+    import schemdraw
+    schemdraw.use("svg")
+    for name, draw in (("controller", schematic.controller), ("pad", schematic.pad)):
+        assert (HW / f"{name}.svg").read_bytes() == draw().get_imagedata("svg"), name
+
+
+def test_the_controller_drawing_uses_the_firmware_pins() -> None:
+    import schematic
+
+    from firmware_bridge import fwconfig
+    assert [b for _, b, _ in schematic.CHANNELS] == list(fwconfig.BUTTON_PINS)
+    assert [r for _, _, r in schematic.CHANNELS] == list(fwconfig.RING_PINS)
+
+
+def _box(stl: Path) -> tuple[int, list[float]]:
+    """Facets and bounding box of an ASCII STL."""
+    text = stl.read_text()
+    xyz = [tuple(map(float, m)) for m in re.findall(
+        r"vertex\s+(\S+)\s+(\S+)\s+(\S+)", text)]
+    lo = [min(v[i] for v in xyz) for i in range(3)]
+    hi = [max(v[i] for v in xyz) for i in range(3)]
+    return text.count("facet normal"), [round(x, 2) for x in lo + hi]
+
+
+@pytest.mark.parametrize("part", build.PARTS)
+def test_the_cad_renders_and_the_stl_is_current(part: str, tmp_path: Path) -> None:
+    _tool("openscad")
+    out = tmp_path / f"{part}.stl"
+    build.render_stl(part, out)
+    facets, box = _box(out)
+    assert facets > 50
+    # the committed STL is this render (a changed pad.scad needs `python3 hardware/build.py`)
+    assert _box(HW / "pad" / f"{part}.stl") == (facets, box)
+    if part == "hood":
+        n = sightline.numbers()
+        outside = n["window_d"] + 2 * n["wall"]
+        assert box[3] - box[0] == pytest.approx(outside, abs=0.2)
+        assert box[5] - box[2] == pytest.approx(n["ring_t"] + n["diffuser_t"] + n["hood_h"],
+                                                abs=0.01)
