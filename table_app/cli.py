@@ -203,6 +203,8 @@ def _table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--pace", type=float, default=0.0,
                    help="demo --fast: real seconds to spend on each input")
     p.add_argument("--script-out", help="demo: write the game's script here at the end")
+    p.add_argument("--no-record", action="store_true",
+                   help="keep this table's games out of the records")
     p.set_defaults(func=cmd_play)
 
 
@@ -238,6 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the table's own randomness, for scripts with deal lines")
     o.add_argument("--lang", default="en", choices=("ka", "en", "uz", "ru"))
     o.set_defaults(func=cmd_observe)
+
+    from .records.cli import add_parser as records_parser
+    records_parser(sub)
 
     c = sub.add_parser("check", help="test the whole table: every ring and button, which "
                        "button is whose, each ring's turn, the link and the sound")

@@ -11,6 +11,7 @@ import os
 import queue
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,23 @@ def outcome(table: Table) -> dict[str, Any]:
     return table.game.outcome().to_json()
 
 
+def _record(args: Any, app: TableApp, names: Any) -> Any:
+    """Every game this table finishes goes into the records (unless --no-record)."""
+    if getattr(args, "no_record", False):
+        return None
+    from .records.recorder import Recorder
+    s = getattr(args, "records", None)
+    recorder = Recorder(
+        app, names, host=getattr(s, "host", ""), local=getattr(s, "records_local", "") or None,
+        league=getattr(s, "records_url", "") or None, club=getattr(s, "club", ""),
+        table_name=getattr(s, "table_name", ""),
+        note=lambda text: print(f"table-app: {text}", file=sys.stderr))
+    app.observers.append(recorder)
+    if app.table is not None:
+        recorder(app.table)           # a game that ended before a restart, not yet recorded
+    return recorder
+
+
 def demo(args: Any) -> int:
     """A whole game with bots, headless; prints the narration and the outcome."""
     journal = Path(args.journal or (DEFAULT_JOURNAL.parent / "demo.journal"))
@@ -81,6 +99,7 @@ def demo(args: Any) -> int:
         assert isinstance(clock, FakeClock)
         follow_journal(app, clock)
     pads.clock = app.clock                   # pads stamp edges with the game's clock
+    _record(args, app, dict)
     if app.resumed:
         print(f"(resumed from {journal}, {len(app.entries)} inputs)")
     bots = TableBots(pads, table.cfg.seed)
@@ -215,6 +234,7 @@ def play(args: Any) -> int:
     table = app.open(args.format or "yakuza", args.players, args.lang, args.deal, args.seed,
                      args.format_file, new=args.new, caps=_caps(args))
     pads.clock = app.clock
+    recorder = _record(args, app, lambda: names)
     totals = Totals()
     table.on_effects = totals
     keys = HostKeys(inbox.put)
@@ -289,6 +309,8 @@ def play(args: Any) -> int:
                 table = app.table           # type: ignore[assignment]
                 table.on_effects = totals
                 view = host_view(table, Names(names), now=app.clock.now())
+                if recorder is not None and table.stage == "over":
+                    view = replace(view, rating=recorder.top)
                 drew = screen.update(view)
                 if public is not None:
                     public.update(view)

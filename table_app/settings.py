@@ -25,6 +25,13 @@
     [audio]
     device = ""                       # an SDL audio device name; "" for the default
 
+    [records]
+    host = "Nino"                     # the host, on every protocol sheet
+    club = "Tbilisi Mafia Club"       # and the club, the table
+    table = "table 1"
+    url = "postgresql://table1@league.example/records"   # a league's database (optional)
+    local = "sqlite:////var/lib/table-app/records.sqlite" # this table's own (the default)
+
 A file that cannot be read as settings is one clear error naming the file and the key.
 """
 
@@ -66,6 +73,11 @@ class Settings:
     night_cap: float = 0.25
     day_cap: float = 0.6
     audio_device: str = ""
+    records_url: str = ""
+    records_local: str = ""
+    host: str = ""
+    club: str = ""
+    table_name: str = ""
     source: str = ""
     unknown: list[str] = field(default_factory=list)
 
@@ -93,6 +105,12 @@ def load_settings(path: Path | None = None) -> Settings:
     pads = _table(p, top.pop("pads", {}), "pads")
     light = _table(p, top.pop("light", {}), "light")
     audio = _table(p, top.pop("audio", {}), "audio")
+    records = _table(p, top.pop("records", {}), "records")
+    s.records_url = _text(p, records.pop("url", None), "records.url") or ""
+    s.records_local = _text(p, records.pop("local", None), "records.local") or ""
+    s.host = _text(p, records.pop("host", None), "records.host") or ""
+    s.club = _text(p, records.pop("club", None), "records.club") or ""
+    s.table_name = _text(p, records.pop("table", None), "records.table") or ""
     s.lang = _choice(p, top.pop("lang", None), "lang", LANGS)
     s.format = _text(p, top.pop("format", None), "format")
     s.players = _whole(p, top.pop("players", None), "players", 1, 30)
@@ -115,7 +133,8 @@ def load_settings(path: Path | None = None) -> Settings:
     s.night_cap = s.night_cap if night is None else night
     s.day_cap = s.day_cap if day is None else day
     s.audio_device = _text(p, audio.pop("device", None), "audio.device") or ""
-    for rest, where in ((top, ""), (pads, "pads."), (light, "light."), (audio, "audio.")):
+    for rest, where in ((top, ""), (pads, "pads."), (light, "light."), (audio, "audio."),
+                        (records, "records.")):
         for key in rest:
             raise SettingsError(f"{p}: unknown setting '{where}{key}'")
     return s
@@ -223,3 +242,4 @@ def apply(args: Any, s: Settings) -> None:
         os.environ.setdefault("TABLE_APP_PINS", s.pins)
     args.night_cap, args.day_cap, args.audio_device = s.night_cap, s.day_cap, s.audio_device
     args.buttons, args.rotation, args.rings = s.buttons, s.rotation, s.rings
+    args.records = s

@@ -304,3 +304,25 @@ def test_every_text_fits_its_box_in_every_language(tmp_path: Path, lang: str) ->
             draw_public(painter, surf, view.public)
             seen += 1
     assert painter.overflows == []
+
+
+def test_between_games_the_host_sees_the_seasons_rating(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from table_app.screen.render import Painter, draw_host
+    hv, _ = _phases(tmp_path)["over"]
+    painter = Painter()
+    drawn: list[str] = []
+    original = painter.text
+
+    def text(surf: pygame.Surface, s: str, *a: object, **k: object) -> object:
+        drawn.append(s)
+        return original(surf, s, *a, **k)      # type: ignore[arg-type]
+    painter.text = text                         # type: ignore[method-assign]
+    draw_host(painter, _surface(), replace(hv, rating=(("Nino", 4.2), ("Giorgi", 1.0))),
+              None, None, None)
+    assert "Rating" in drawn and "1. Nino  4.2" in drawn and "2. Giorgi  1.0" in drawn
+    assert not painter.overflows
+    drawn.clear()
+    draw_host(painter, _surface(), hv, None, None, None)     # no records yet: no rating
+    assert "Rating" not in drawn

@@ -69,6 +69,7 @@ class HostView:
     calling: str = ""                    # a card deal: the role being called now
     missing: tuple[str, ...] = ()        # a card deal: roles no seat pressed for yet
     pending: str = ""                    # what the host must decide now
+    rating: tuple[tuple[str, float], ...] = ()   # between games: the season's best, rated
 
 
 @dataclass

@@ -213,6 +213,13 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         p.text(surf, f"{t('votes', lang)}: " + "  ".join(f"{s}:{n}" for s, n in pub.totals),
                (x, y), 16, AMBER, width=w)
         y += 26
+    if pub.phase == "over" and view.rating:
+        # between games: the season's rating from the club's records
+        p.text(surf, t("rating", lang), (x, y), 16, BLUE, True, width=w)
+        y += 22
+        for i, (name, score) in enumerate(view.rating[:5], 1):
+            p.text(surf, f"{i}. {name}  {score:.1f}", (x, y), 14, width=w)
+            y += 18
     for note in view.notes[-5:]:
         p.text(surf, note, (x, y), 13, ORANGE if "movement" in note or "pad" in note
                else DIM, width=w)

@@ -1,0 +1,147 @@
+"""`table-app records ...`: the club's games, players, statistics, rating and protocol sheets."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .store import Records, RecordsError, sync
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:   # type: ignore[type-arg]
+    r = sub.add_parser("records", help="the club's finished games, players, stats, rating")
+    r.add_argument("--db", help="the records' database URL (default: the settings', else "
+                                "the SQLite file in the table's data folder)")
+    rs = r.add_subparsers(dest="action", required=True)
+    ls = rs.add_parser("list", help="the games, newest last")
+    _filters(ls)
+    show = rs.add_parser("show", help="one game: its seats, how it went and its outcome")
+    show.add_argument("id", help="the game's id (its first characters are enough)")
+    ex = rs.add_parser("export", help="every game (filtered) as CSV or JSON")
+    ex.add_argument("--format", dest="as_format", choices=("csv", "json"), default="json")
+    _filters(ex, "--rules")
+    im = rs.add_parser("import", help="games from a JSON export (nothing is doubled)")
+    im.add_argument("file")
+    st = rs.add_parser("stats", help="per player and per format")
+    _filters(st)
+    ra = rs.add_parser("rating", help="the players' rating (openskill, Plackett-Luce)")
+    ra.add_argument("--club", help="this club's games only")
+    ra.add_argument("--season", help="a year (2026), a month (2026-11) or a span "
+                                     "(2026-09-01..2026-12-31)")
+    pr = rs.add_parser("protocol", help="a game's protocol sheet as PDF (and JSON)")
+    pr.add_argument("id")
+    pr.add_argument("--out", help="the PDF's path (default: protocol-<id>.pdf here)")
+    pr.add_argument("--json", action="store_true", help="print the sheet's data as JSON")
+    rn = rs.add_parser("rename", help="a player's new spelling (merges into an existing one)")
+    rn.add_argument("old")
+    rn.add_argument("new")
+    at = rs.add_parser("attribute", help="say after the fact who sat at a seat")
+    at.add_argument("id")
+    at.add_argument("seat", type=int)
+    at.add_argument("name")
+    sy = rs.add_parser("sync", help="send the games the league's database lacks")
+    sy.add_argument("--to", help="the league's URL (default: the settings' records.url)")
+    r.set_defaults(func=main)
+
+
+def _filters(p: argparse.ArgumentParser, fmt_flag: str = "--format") -> None:
+    p.add_argument("--player")
+    p.add_argument(fmt_flag, dest="fmt", help="yakuza, classic, city, or a house format's id")
+    p.add_argument("--since", help="first date, YYYY-MM-DD")
+    p.add_argument("--until", help="last date, YYYY-MM-DD")
+
+
+def _open(url: str | None) -> Records:
+    from .. import settings as st
+    s = st.load_settings()
+    return Records(url or s.records_local or None)
+
+
+def main(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except RecordsError as e:
+        print(f"table-app: {e}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .. import settings as st
+    try:
+        s = st.load_settings()
+    except st.SettingsError as e:
+        raise RecordsError(str(e)) from None
+    db = _open(args.db)
+    filters = {k: getattr(args, k2) for k, k2 in (("player", "player"), ("fmt", "fmt"),
+                                                  ("since", "since"), ("until", "until"))
+               if getattr(args, k2, None)}
+    a = args.action
+    if a == "list":
+        for g in db.games(**filters):
+            names = ", ".join(x.name for x in g.seats if not x.name.startswith("seat "))
+            print(f"{g.id[:8]}  {g.ended[:16]}  {g.format:8} {g.players:2}  "
+                  f"winner {g.winner or '-':8}  {names}")
+    elif a == "show":
+        g = db.game(args.id)
+        from .protocol import protocol_data
+        d = protocol_data(g)
+        print(f"{g.id}  {g.ended}  {g.format}, {g.players} players, host {g.host or '-'}")
+        for x in d["seats"]:
+            fouls = f", {x['fouls']} fouls" if x["fouls"] else ""
+            print(f"  {x['seat']:2}  {x['name']:20} {x['role']:14}{fouls}  {x['out']}")
+        for c in d["checks"]:
+            print(f"  check {c['phase']}: {c['by']} -> {c['seat']}: {c['result']}")
+        from ..cli import narrate
+        from ..rules import run_script
+        for line in narrate(run_script(g.script)):
+            print("  " + line)
+        print(f"winner: {d['winner']}")
+    elif a == "export":
+        sys.stdout.write(db.export(args.as_format, **filters))
+    elif a == "import":
+        try:
+            text = Path(args.file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise RecordsError(f"{args.file}: {e}") from None
+        added, same = db.import_json(text)
+        print(f"{added} games added, {same} already there")
+    elif a == "stats":
+        from .rating import player_stats, side_rates
+        games = db.games(**filters)
+        print(f"{len(games)} games")
+        for p in player_stats(games):
+            sides = ", ".join(f"{k} {v[1]}/{v[0]}" for k, v in sorted(p.by_side.items()))
+            roles = ", ".join(f"{k} {v[1]}/{v[0]}" for k, v in sorted(p.by_role.items()))
+            print(f"  {p.name:20} games {p.games:3}  wins {p.wins:3}  survived {p.survived:3}"
+                  f"  fouls {p.fouls:2}  by side: {sides}  by role: {roles}")
+        for (fmt, n), rates in side_rates(games).items():
+            text = ", ".join(f"{side} {r:.0%} [{lo:.0%}-{hi:.0%}]"
+                             for side, (r, lo, hi) in rates.items())
+            print(f"  {fmt} {n} seats: {text}")
+    elif a == "rating":
+        from .rating import rating, season
+        games = season(db.games(club=args.club), args.season)
+        for i, r in enumerate(rating(games), 1):
+            print(f"{i:3}. {r.name:20} {r.ordinal:6.2f}  (mu {r.mu:.2f}, sigma {r.sigma:.2f}, "
+                  f"{r.games} games)")
+    elif a == "protocol":
+        from .protocol import protocol_data, protocol_pdf
+        g = db.game(args.id)
+        if args.json:
+            print(json.dumps(protocol_data(g), ensure_ascii=False, indent=1))
+        out = Path(args.out or f"protocol-{g.id[:8]}.pdf")
+        protocol_pdf(g, out)
+        print(f"wrote {out}", file=sys.stderr if args.json else sys.stdout)
+    elif a == "rename":
+        db.rename(args.old, args.new)
+    elif a == "attribute":
+        db.attribute(db.game(args.id).id, args.seat, args.name)
+    elif a == "sync":
+        url = args.to or s.records_url
+        if not url:
+            raise RecordsError("no league database: give --to URL or set records.url")
+        sent, same = sync(db, Records(url))
+        print(f"{sent} games sent, {same} already there")
+    return 0

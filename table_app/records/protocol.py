@@ -1,0 +1,177 @@
+"""A game's protocol sheet: seats, names, roles, fouls, who left when and how, the checks, the
+winner and the host, in the game's language; as JSON and as a printable PDF (reportlab, with
+a font that has Georgian and Cyrillic)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ..rules import run_script
+from ..rules.roles import ROLE
+from .store import GameRecord
+
+WORDS: dict[str, dict[str, str]] = {
+    "title": {"en": "Game protocol", "ka": "თამაშის ოქმი", "uz": "O'yin bayonnomasi",
+              "ru": "Протокол игры"},
+    "date": {"en": "Date", "ka": "თარიღი", "uz": "Sana", "ru": "Дата"},
+    "format": {"en": "Format", "ka": "ფორმატი", "uz": "Format", "ru": "Формат"},
+    "host": {"en": "Host", "ka": "წამყვანი", "uz": "Boshlovchi", "ru": "Ведущий"},
+    "club": {"en": "Club", "ka": "კლუბი", "uz": "Klub", "ru": "Клуб"},
+    "seat": {"en": "Seat", "ka": "ადგილი", "uz": "O'rin", "ru": "Место"},
+    "name": {"en": "Name", "ka": "სახელი", "uz": "Ism", "ru": "Имя"},
+    "role": {"en": "Role", "ka": "როლი", "uz": "Rol", "ru": "Роль"},
+    "fouls": {"en": "Fouls", "ka": "შენიშვნები", "uz": "Ogohlantirishlar", "ru": "Фолы"},
+    "out": {"en": "Left the game", "ka": "გავიდა", "uz": "O'yindan chiqdi",
+            "ru": "Выбыл"},
+    "checks": {"en": "Checks", "ka": "შემოწმებები", "uz": "Tekshiruvlar", "ru": "Проверки"},
+    "winner": {"en": "Winner", "ka": "გამარჯვებული", "uz": "G'olib", "ru": "Победитель"},
+    "night": {"en": "night", "ka": "ღამე", "uz": "tun", "ru": "ночь"},
+    "day": {"en": "day", "ka": "დღე", "uz": "kun", "ru": "день"},
+    "game": {"en": "Game", "ka": "თამაში", "uz": "O'yin", "ru": "Игра"},
+    "players": {"en": "players", "ka": "მოთამაშე", "uz": "o'yinchi", "ru": "игроков"},
+}
+CAUSES: dict[str, dict[str, str]] = {
+    "vote": {"en": "voted out", "ka": "გააძევეს კენჭისყრით", "uz": "ovoz bilan chiqarildi",
+             "ru": "заголосован"},
+    "disqualified": {"en": "disqualified", "ka": "დისკვალიფიცირებული",
+                     "uz": "diskvalifikatsiya", "ru": "дисквалифицирован"},
+    "removeall": {"en": "all nominees removed", "ka": "ყველა კანდიდატი გავიდა",
+                  "uz": "barcha nomzodlar chiqarildi", "ru": "подняты все"},
+}
+SIDES: dict[str, dict[str, str]] = {
+    "city": {"en": "the city", "ka": "ქალაქი", "uz": "shahar", "ru": "город"},
+    "mafia": {"en": "the Mafia", "ka": "მაფია", "uz": "mafiya", "ru": "мафия"},
+    "yakuza": {"en": "the Yakuza", "ka": "იაკუძა", "uz": "yakuza", "ru": "якудза"},
+}
+RESULTS: dict[str, dict[str, str]] = {
+    "red": {"en": "red", "ka": "წითელი", "uz": "qizil", "ru": "красный"},
+    "black": {"en": "black", "ka": "შავი", "uz": "qora", "ru": "чёрный"},
+}
+
+
+def w(key: str, lang: str, table: dict[str, dict[str, str]] = WORDS) -> str:
+    entry = table.get(key, {})
+    return entry.get(lang) or entry.get("en") or key
+
+
+def role_word(role: str, lang: str) -> str:
+    from ..sound.catalogue import text
+    clip = ROLE[role].clip if role in ROLE else f"role_{role}"
+    return (text(clip, lang) or role).rstrip(".")
+
+
+def phase_word(phase: str, lang: str) -> str:
+    kind, _, n = phase.partition(" ")
+    return f"{w(kind, lang)} {n}".strip()
+
+
+def cause_word(by: str, lang: str) -> str:
+    if by in CAUSES:
+        return w(by, lang, CAUSES)
+    if by in SIDES:
+        return w(by, lang, SIDES)
+    return role_word(by, lang) if by in ROLE else by
+
+
+def protocol_data(rec: GameRecord) -> dict[str, Any]:
+    """Everything the sheet shows, in the game's language (the JSON form of the sheet)."""
+    lang = rec.lang
+    outcome = run_script(rec.script).outcome()
+    winner = rec.winner or ""
+    return {
+        "game": rec.id, "lang": lang, "date": rec.ended[:10], "format": rec.format,
+        "players": rec.players, "host": rec.host, "club": rec.club,
+        "winner": w(winner, lang, SIDES) if winner in SIDES else (
+            role_word(winner, lang) if winner in ROLE else winner),
+        "seats": [{"seat": s.seat, "name": s.name, "role": role_word(s.role, lang),
+                   "fouls": s.fouls,
+                   "out": "" if s.survived else
+                   f"{phase_word(s.out_phase or '', lang)}: {cause_word(s.out_by or '', lang)}"}
+                  for s in rec.seats],
+        "checks": [{"phase": phase_word(c.phase, lang), "by": role_word(c.by, lang),
+                    "seat": c.seat, "result": w(c.result, lang, RESULTS)}
+                   for c in outcome.checks],
+    }
+
+
+FONT = "DejaVuSans"
+FONT_FILES = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",)
+
+
+def _font() -> str:
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    if FONT in pdfmetrics.getRegisteredFontNames():
+        return FONT
+    for path in FONT_FILES:
+        if Path(path).is_file():
+            pdfmetrics.registerFont(TTFont(FONT, path))
+            return FONT
+    import pygame  # its wheel ships a font (no Georgian, though)
+    fallback = Path(pygame.__file__).parent / "freesansbold.ttf"
+    pdfmetrics.registerFont(TTFont(FONT, str(fallback)))
+    return FONT
+
+
+def protocol_pdf(rec: GameRecord, path: Path) -> Path:
+    """The printable sheet (A4)."""
+    from reportlab.lib import colors
+    from reportlab.lib.pagesizes import A4
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.lib.units import mm
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+
+    font = _font()
+    data = protocol_data(rec)
+    lang = rec.lang
+    body = ParagraphStyle("body", fontName=font, fontSize=10, leading=13)
+    head = ParagraphStyle("head", fontName=font, fontSize=16, leading=20, spaceAfter=6)
+    story: list[Any] = [
+        Paragraph(f"{w('title', lang)}: {_esc(_title(data['format']))}, {data['players']} "
+                  f"{w('players', lang)}", head),
+        Paragraph(f"{w('date', lang)}: {data['date']} &nbsp; {w('host', lang)}: "
+                  f"{_esc(data['host'] or '-')}"
+                  + (f" &nbsp; {w('club', lang)}: {_esc(data['club'])}" if data["club"] else ""),
+                  body),
+        Paragraph(f"{w('game', lang)}: {data['game']}", body),
+        Spacer(1, 4 * mm),
+    ]
+    rows = [[w("seat", lang), w("name", lang), w("role", lang), w("fouls", lang),
+             w("out", lang)]]
+    rows += [[str(s["seat"]), Paragraph(_esc(s["name"]), body), s["role"],
+              str(s["fouls"]) if s["fouls"] else "", s["out"]] for s in data["seats"]]
+    table = Table(rows, colWidths=[14 * mm, 50 * mm, 36 * mm, 18 * mm, 62 * mm])
+    table.setStyle(TableStyle([
+        ("FONT", (0, 0), (-1, -1), font, 10),
+        ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+        ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.9, 0.9, 0.9)),
+        ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+    ]))
+    story += [table, Spacer(1, 5 * mm)]
+    if data["checks"]:
+        story.append(Paragraph(w("checks", lang), body))
+        checks = [[c["phase"], c["by"], str(c["seat"]), c["result"]] for c in data["checks"]]
+        ct = Table(checks, colWidths=[30 * mm, 40 * mm, 16 * mm, 30 * mm], hAlign="LEFT")
+        ct.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), font, 10),
+                                ("GRID", (0, 0), (-1, -1), 0.4, colors.grey)]))
+        story += [ct, Spacer(1, 5 * mm)]
+    story.append(Paragraph(f"{w('winner', lang)}: {_esc(data['winner'])}", head))
+    doc = SimpleDocTemplate(str(path), pagesize=A4, title=f"{w('title', lang)} {rec.id}",
+                            leftMargin=15 * mm, rightMargin=15 * mm, topMargin=15 * mm,
+                            bottomMargin=15 * mm)
+    doc.build(story)
+    return path
+
+
+def _title(fmt_id: str) -> str:
+    try:
+        from ..rules import find_format
+        return find_format(fmt_id).title
+    except Exception:
+        return fmt_id
+
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -1,0 +1,367 @@
+"""The club's records: every finished game, its seats and its players, in SQLite on the Pi
+or in a league's PostgreSQL, through SQLAlchemy; the schema is made and migrated by Alembic
+(`migrations/`) when the database is opened.
+
+A game is written only once it is over (a running game's roles never reach the database),
+under a stable id, so recording, importing or sending it twice never doubles it.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import uuid
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from ..paths import state_dir
+from ..rules import run_script
+from ..rules.roles import ROLE
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+HEAD = "0002"
+
+meta = sa.MetaData()
+players = sa.Table(
+    "players", meta,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False, unique=True),
+)
+games = sa.Table(
+    "games", meta,
+    sa.Column("id", sa.String(36), primary_key=True),
+    sa.Column("format", sa.String(40), nullable=False),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("lang", sa.String(4), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),
+    sa.Column("started", sa.String(32), nullable=False),
+    sa.Column("ended", sa.String(32), nullable=False),
+    sa.Column("host", sa.String(80), nullable=False),
+    sa.Column("winner", sa.String(20)),
+    sa.Column("script", sa.Text, nullable=False),
+    sa.Column("club", sa.String(80), nullable=False, server_default=""),
+    sa.Column("table_name", sa.String(80), nullable=False, server_default=""),
+    sa.Column("synced", sa.Boolean, nullable=False, server_default=sa.false()),
+)
+seats = sa.Table(
+    "seats", meta,
+    sa.Column("game_id", sa.String(36), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id")),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("role", sa.String(20), nullable=False),
+    sa.Column("side", sa.String(20), nullable=False),
+    sa.Column("won", sa.Boolean, nullable=False),
+    sa.Column("survived", sa.Boolean, nullable=False),
+    sa.Column("fouls", sa.Integer, nullable=False),
+    sa.Column("out_phase", sa.String(20)),
+    sa.Column("out_by", sa.String(20)),
+)
+
+
+class RecordsError(Exception):
+    """The records cannot be used: a bad URL, a database that cannot be reached, a bad
+    import file. The message says which."""
+
+
+@dataclass
+class SeatRecord:
+    """One seat of a finished game."""
+
+    seat: int
+    name: str
+    role: str
+    side: str
+    won: bool
+    survived: bool
+    fouls: int
+    out_phase: str | None = None
+    out_by: str | None = None
+
+
+@dataclass
+class GameRecord:
+    """A finished game as the records keep it; everything but the names, the host and the
+    times comes from its game script."""
+
+    id: str
+    format: str
+    players: int
+    lang: str
+    options: dict[str, Any]
+    started: str
+    ended: str
+    host: str
+    winner: str | None
+    script: str
+    club: str = ""
+    table_name: str = ""
+    seats: list[SeatRecord] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> GameRecord:
+        try:
+            rec = GameRecord(**{k: v for k, v in d.items() if k != "seats"})
+            rec.seats = [SeatRecord(**s) for s in d.get("seats", [])]
+        except TypeError as e:
+            raise RecordsError(f"not a game record: {e}") from None
+        return rec
+
+
+def now_text() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def from_script(script: str, names: dict[int, str] | None = None, host: str = "",
+                started: str | None = None, ended: str | None = None, lang: str = "en",
+                game_id: str | None = None, club: str = "",
+                table_name: str = "") -> GameRecord:
+    """A finished game's record, from its game script (replayed here: the script is the
+    truth) and what the script does not hold."""
+    replay = run_script(script)
+    game = replay.game
+    outcome = game.outcome()
+    if outcome.winner is None:
+        raise RecordsError("the game is not over: only finished games are recorded")
+    out = {o.seat: o for o in outcome.out}
+    names = names or {}
+    seats_ = []
+    for s in range(1, game.n + 1):
+        role = game.roles[s]
+        side = ROLE[role].side if role in ROLE else ""
+        o = out.get(s)
+        seats_.append(SeatRecord(s, (names.get(s) or f"seat {s}")[:80], role, side,
+                                 won=_won(outcome.winner, side, role), survived=o is None,
+                                 fouls=int(game.fouls[s]),
+                                 out_phase=o.phase if o else None, out_by=o.by if o else None))
+    stamp = ended or now_text()
+    return GameRecord(id=game_id or str(uuid.uuid4()), format=game.fmt.id, players=game.n,
+                      lang=lang, options=dict(replay.options), started=started or stamp,
+                      ended=stamp, host=host[:80], winner=outcome.winner, script=script,
+                      club=club[:80], table_name=table_name[:80], seats=seats_)
+
+
+def _won(winner: str, side: str, role: str) -> bool:
+    # a winner names a side ("city", "mafia", "yakuza") or a lone role ("maniac")
+    return winner in (side, role)
+
+
+def default_url() -> str:
+    return f"sqlite:///{state_dir() / 'records.sqlite'}"
+
+
+class Records:
+    """One records database."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = url or default_url()
+        try:
+            if self.url.startswith("sqlite:///"):
+                path = Path(self.url[len("sqlite:///"):])
+                if str(path) not in ("", ":memory:"):
+                    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                    if not path.exists():
+                        # the records hold every player's roles: the owner's eyes only
+                        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
+            self.engine: Engine = sa.create_engine(self.url, future=True,
+                                                   pool_pre_ping=True)
+            migrate(self.engine)
+        except (sa.exc.SQLAlchemyError, OSError, ValueError) as e:
+            raise RecordsError(f"the records at {safe_url(self.url)} cannot be opened: "
+                               f"{_short(e)}") from None
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # -- writing -------------------------------------------------------------------------
+    def record(self, rec: GameRecord, synced: bool = False) -> bool:
+        """Write a finished game; False if it is there already (nothing is doubled)."""
+        with self.engine.begin() as c:
+            if c.execute(sa.select(games.c.id).where(games.c.id == rec.id)).first():
+                return False
+            row = {k: v for k, v in rec.to_json().items() if k != "seats"}
+            row["options"] = json.dumps(rec.options, sort_keys=True)
+            c.execute(games.insert().values(**row, synced=synced))
+            for s in rec.seats:
+                pid = self._player(c, s.name) if not s.name.startswith("seat ") else None
+                c.execute(seats.insert().values(game_id=rec.id, player_id=pid,
+                                                **asdict(s)))
+        return True
+
+    def _player(self, c: Connection, name: str) -> int:
+        found = c.execute(sa.select(players.c.id).where(players.c.name == name)).first()
+        if found:
+            return int(found[0])
+        return int(c.execute(players.insert().values(name=name)).inserted_primary_key[0])
+
+    def rename(self, old: str, new: str) -> None:
+        """A player's name spelled anew (merging, if the new spelling is a player too)."""
+        with self.engine.begin() as c:
+            a = c.execute(sa.select(players.c.id).where(players.c.name == old)).first()
+            if a is None:
+                raise RecordsError(f"no player called {old!r}")
+            b = c.execute(sa.select(players.c.id).where(players.c.name == new)).first()
+            if b is None:
+                c.execute(players.update().where(players.c.id == a[0]).values(name=new))
+            else:
+                c.execute(seats.update().where(seats.c.player_id == a[0]).values(
+                    player_id=b[0]))
+                c.execute(players.delete().where(players.c.id == a[0]))
+            c.execute(seats.update().where(seats.c.player_id == (b[0] if b else a[0]))
+                      .values(name=new))
+
+    def attribute(self, game_id: str, seat: int, name: str) -> None:
+        """Say after the fact who sat at `seat` in a game."""
+        with self.engine.begin() as c:
+            ok = c.execute(sa.select(seats.c.seat).where(seats.c.game_id == game_id,
+                                                          seats.c.seat == seat)).first()
+            if ok is None:
+                raise RecordsError(f"no seat {seat} in game {game_id}")
+            c.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat)
+                      .values(player_id=self._player(c, name), name=name))
+
+    # -- reading -------------------------------------------------------------------------
+    def games(self, player: str | None = None, fmt: str | None = None,
+              since: str | None = None, until: str | None = None,
+              club: str | None = None) -> list[GameRecord]:
+        q = sa.select(games).order_by(games.c.ended, games.c.id)
+        if fmt:
+            q = q.where(games.c.format == fmt)
+        if since:
+            q = q.where(games.c.ended >= since)
+        if until:
+            q = q.where(games.c.ended < until + "\uffff")
+        if club is not None:
+            q = q.where(games.c.club == club)
+        if player:
+            q = q.where(games.c.id.in_(sa.select(seats.c.game_id).join(
+                players, players.c.id == seats.c.player_id).where(players.c.name == player)))
+        with self.engine.connect() as c:
+            rows = c.execute(q).mappings().all()
+            return [self._game(c, r) for r in rows]
+
+    def game(self, game_id: str) -> GameRecord:
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(games).where(games.c.id == game_id)).mappings().all() \
+                or c.execute(sa.select(games).where(games.c.id.startswith(game_id))
+                             ).mappings().all()
+            if len(rows) != 1:
+                raise RecordsError(f"no game {game_id!r}" if not rows else
+                                   f"{game_id!r} names {len(rows)} games: give more of it")
+            return self._game(c, rows[0])
+
+    def _game(self, c: Connection, r: Any) -> GameRecord:
+        rec = GameRecord(**{k: r[k] for k in ("id", "format", "players", "lang", "started",
+                                              "ended", "host", "winner", "script", "club",
+                                              "table_name")},
+                         options=json.loads(r["options"] or "{}"))
+        for s in c.execute(sa.select(seats).where(seats.c.game_id == r["id"])
+                           .order_by(seats.c.seat)).mappings():
+            rec.seats.append(SeatRecord(**{k: s[k] for k in (
+                "seat", "name", "role", "side", "won", "survived", "fouls", "out_phase",
+                "out_by")}))
+        return rec
+
+    def unsynced(self) -> list[GameRecord]:
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(games).where(games.c.synced == sa.false())
+                             .order_by(games.c.ended)).mappings().all()
+            return [self._game(c, r) for r in rows]
+
+    def mark_synced(self, ids: Iterable[str]) -> None:
+        with self.engine.begin() as c:
+            for i in ids:
+                c.execute(games.update().where(games.c.id == i).values(synced=True))
+
+    # -- moving records ------------------------------------------------------------------
+    def export(self, as_format: str, **filters: Any) -> str:
+        recs = self.games(**filters)
+        if as_format == "json":
+            return json.dumps({"table-app-records": 1,
+                               "games": [r.to_json() for r in recs]},
+                              ensure_ascii=False, indent=1) + "\n"
+        out = io.StringIO()
+        w = csv.writer(out)
+        w.writerow(["game", "ended", "format", "club", "host", "winner", "seat", "name",
+                    "role", "side", "won", "survived", "fouls", "out_phase", "out_by"])
+        for r in recs:
+            for s in r.seats:
+                w.writerow([r.id, r.ended, r.format, r.club, r.host, r.winner or "", s.seat,
+                            s.name, s.role, s.side, int(s.won), int(s.survived), s.fouls,
+                            s.out_phase or "", s.out_by or ""])
+        return out.getvalue()
+
+    def import_json(self, text: str) -> tuple[int, int]:
+        """A JSON export (a league's way in without a network): (added, already there)."""
+        try:
+            data = json.loads(text)
+        except ValueError as e:
+            raise RecordsError(f"not a JSON export: {e}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("games"), list):
+            raise RecordsError("not a table-app records export (no 'games' list)")
+        added = same = 0
+        for d in data["games"]:
+            if not isinstance(d, dict):
+                raise RecordsError("a game in the export is not an object")
+            rec = GameRecord.from_json(d)
+            try:
+                run_script(rec.script)      # the script is the truth: it must replay
+            except Exception as e:
+                raise RecordsError(f"game {rec.id}: its script does not replay: {e}") from None
+            if self.record(rec):
+                added += 1
+            else:
+                same += 1
+        return added, same
+
+
+def sync(local: Records, remote: Records) -> tuple[int, int]:
+    """Send the games the league has not got yet: (sent, already there). A game is marked
+    sent only once the league holds it, so an outage loses nothing and a retry doubles
+    nothing (the id is the game's, on both sides)."""
+    sent = same = 0
+    done = []
+    for rec in local.unsynced():
+        if remote.record(rec, synced=True):
+            sent += 1
+        else:
+            same += 1
+        done.append(rec.id)
+    local.mark_synced(done)
+    return sent, same
+
+
+def migrate(engine: Engine, to: str = "head") -> None:
+    """Make or bring the schema up to `to` with Alembic."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, to)
+
+
+def safe_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except Exception:
+        return "the records"
+
+
+def _short(e: BaseException) -> str:
+    text = str(getattr(e, "orig", None) or e).strip().splitlines()
+    return text[0] if text else type(e).__name__

@@ -1,0 +1,356 @@
+"""The club's records, against SQLite and a real PostgreSQL server started here: writing,
+migrating, export and import, sending to a league through an outage, the rating, and a whole
+game at the virtual table that ends in the records with its protocol sheet."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from table_app.records.store import (
+    GameRecord,
+    Records,
+    RecordsError,
+    from_script,
+    migrate,
+    sync,
+)
+
+SCRIPTS = Path(__file__).parent / "scripts"
+PG_BIN = next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin"))), None) \
+    if Path("/usr/lib/postgresql").is_dir() else None
+
+
+def finished_scripts() -> list[str]:
+    """Game scripts from the rule tests that play a game to its end."""
+    out = []
+    for p in sorted(SCRIPTS.glob("*/*.script")):
+        want = p.with_suffix(".json")
+        if want.exists() and json.loads(want.read_text()).get("winner"):
+            out.append(p.read_text())
+    return out
+
+
+NAMES = ["Nino", "Giorgi", "Levan", "Tamar", "Dato", "Eka", "Sandro", "Mariam", "Zura",
+         "Ana", "Lasha", "Keti"]
+
+
+def _records(n: int = 6) -> list[GameRecord]:
+    out = []
+    for i, script in enumerate(finished_scripts()[:n]):
+        names = {s: NAMES[(s + i) % 12] for s in range(1, 13)}
+        out.append(from_script(script, names, host="Levan", ended=f"2026-11-{10 + i:02}T20:00",
+                               game_id=f"00000000-0000-0000-0000-{i:012}"))
+    return out
+
+
+# -- a real PostgreSQL server, on a Unix socket of its own ---------------------------------
+class Postgres:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.data = root / "data"
+        self.user = ["runuser", "-u", "postgres", "--"] if os.getuid() == 0 else []
+        if self.user:
+            shutil.chown(root, "postgres")
+        subprocess.run([*self.user, str(PG_BIN / "initdb"), "-D", str(self.data), "-A",
+                        "trust", "-U", "postgres"], check=True, capture_output=True)
+        self.url = f"postgresql+psycopg://postgres@/postgres?host={root}&port=5439"
+
+    def start(self) -> None:
+        subprocess.run([*self.user, str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-w", "-l",
+                        str(self.root / "log"), "-o",
+                        f"-k {self.root} -p 5439 -c listen_addresses=''", "start"],
+                       check=True, capture_output=True)
+
+    def stop(self) -> None:
+        subprocess.run([*self.user, str(PG_BIN / "pg_ctl"), "-D", str(self.data), "-m", "fast",
+                        "-w", "stop"], check=False, capture_output=True)
+
+    def database(self, name: str) -> str:
+        eng = sa.create_engine(self.url, isolation_level="AUTOCOMMIT")
+        with eng.connect() as c:
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}"'))
+            c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        eng.dispose()
+        return self.url.replace("/postgres?", f"/{name}?")
+
+
+@pytest.fixture(scope="module")
+def postgres(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgres]:
+    if PG_BIN is None:
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL is missing: .ci/run installs it")
+        pytest.skip("no PostgreSQL server installed (apt-get install postgresql)")
+    root = Path("/tmp") / f"pg-{os.getpid()}"       # a short path: the socket's limit
+    shutil.rmtree(root, ignore_errors=True)
+    root.mkdir()
+    pg = Postgres(root)
+    pg.start()
+    yield pg
+    pg.stop()
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Records]:
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    else:
+        pg: Postgres = request.getfixturevalue("postgres")
+        url = pg.database(f"t{abs(hash(request.node.name)) % 10**8}")
+    r = Records(url)
+    yield r
+    r.close()
+
+
+# -- writing and reading -------------------------------------------------------------------
+def test_games_are_written_once_and_read_back(db: Records) -> None:
+    recs = _records()
+    assert len(recs) >= 4
+    assert all(db.record(r) for r in recs)
+    assert not db.record(recs[0])                        # the same game again: not doubled
+    back = db.games()
+    assert [g.id for g in back] == [r.id for r in recs]
+    assert back[0].seats == recs[0].seats and back[0].script == recs[0].script
+    assert back[0].winner == recs[0].winner and back[0].host == "Levan"
+    # filters: a player, a format, dates
+    assert {g.id for g in db.games(player="Nino")} == {
+        r.id for r in recs if any(x.name == "Nino" for x in r.seats)} != set()
+    assert all(g.format == recs[0].format for g in db.games(fmt=recs[0].format))
+    assert [g.id for g in db.games(since="2026-11-11", until="2026-11-12")] == \
+        [recs[1].id, recs[2].id]
+
+
+def test_players_are_people_renamed_merged_and_attributed(db: Records) -> None:
+    recs = _records(3)
+    for r in recs:
+        db.record(r)
+    def sat(name: str) -> set[str]:
+        return {r.id for r in recs if any(x.name == name for x in r.seats)}
+    db.rename("Giorgi", "Giorgi B.")
+    assert db.games(player="Giorgi") == []
+    assert {g.id for g in db.games(player="Giorgi B.")} == sat("Giorgi")
+    db.rename("Dato", "Nino")                            # two spellings of one player: merged
+    assert {g.id for g in db.games(player="Nino")} == sat("Nino") | sat("Dato")
+    assert all(s.name != "Dato" for g in db.games() for s in g.seats)
+    db.attribute(recs[0].id, 4, "Tamar K.")
+    assert db.game(recs[0].id).seats[3].name == "Tamar K."
+    with pytest.raises(RecordsError):
+        db.rename("nobody", "x")
+
+
+def test_export_and_import_move_games_without_doubling(db: Records, tmp_path: Path) -> None:
+    recs = _records()
+    for r in recs[:4]:
+        db.record(r)
+    text = db.export("json")
+    other = Records(f"sqlite:///{tmp_path / 'other.sqlite'}")
+    assert other.import_json(text) == (4, 0)
+    assert other.import_json(text) == (0, 4)             # again: nothing doubled
+    assert [g.to_json() for g in other.games()] == [g.to_json() for g in db.games()]
+    rows = db.export("csv").splitlines()
+    assert rows[0].startswith("game,ended,format") and len(rows) == 1 + sum(
+        r.players for r in recs[:4])
+    bad = json.loads(text)
+    bad["games"][0]["script"] = "format yakuza\nnonsense here"
+    with pytest.raises(RecordsError, match="does not replay"):
+        other.import_json(json.dumps(bad))
+    with pytest.raises(RecordsError, match="not a table-app records export"):
+        other.import_json("[1, 2]")
+
+
+def test_an_unfinished_game_is_never_recorded() -> None:
+    unfinished = next(p.read_text() for p in sorted(SCRIPTS.glob("yakuza/*.script"))
+                      if not json.loads(p.with_suffix(".json").read_text()).get("winner"))
+    with pytest.raises(RecordsError, match="not over"):
+        from_script(unfinished)
+
+
+# -- migrations ----------------------------------------------------------------------------
+def _migrate_from_first(url: str) -> None:
+    eng = sa.create_engine(url)
+    migrate(eng, "0001")                                 # a table's records of last season
+    rec = _records(1)[0]
+    with eng.begin() as c:
+        c.execute(sa.text(
+            "INSERT INTO games (id, format, players, lang, options, started, ended, host, "
+            "winner, script) VALUES (:id, :f, :n, 'en', '{}', :e, :e, 'Levan', :w, :s)"),
+            {"id": rec.id, "f": rec.format, "n": rec.players, "e": rec.ended, "w": rec.winner,
+             "s": rec.script})
+    eng.dispose()
+    r = Records(url)                                     # opened by the new app: migrated
+    g = r.game(rec.id)
+    assert g.winner == rec.winner and g.club == "" and g.table_name == ""
+    assert [x.id for x in r.unsynced()] == [rec.id]      # not yet in any league
+    r.record(_records(2)[1])
+    assert len(r.games()) == 2
+    r.close()
+
+
+def test_migration_from_the_previous_schema_sqlite(tmp_path: Path) -> None:
+    _migrate_from_first(f"sqlite:///{tmp_path / 'old.sqlite'}")
+
+
+def test_migration_from_the_previous_schema_postgresql(postgres: Postgres) -> None:
+    _migrate_from_first(postgres.database("old"))
+
+
+def test_a_new_database_file_is_private(tmp_path: Path) -> None:
+    Records(f"sqlite:///{tmp_path / 'data' / 'records.sqlite'}").close()
+    assert (tmp_path / "data" / "records.sqlite").stat().st_mode & 0o777 == 0o600
+
+
+# -- a league's database, through an outage -------------------------------------------------
+def test_sync_after_an_outage_loses_nothing_and_doubles_nothing(postgres: Postgres,
+                                                                 tmp_path: Path) -> None:
+    league_url = postgres.database("league")
+    local = Records(f"sqlite:///{tmp_path / 'table.sqlite'}")
+    recs = _records()
+    for r in recs[:2]:
+        local.record(r)
+    assert sync(local, Records(league_url)) == (2, 0)
+    postgres.stop()                                      # the league's server is down
+    try:
+        for r in recs[2:]:
+            local.record(r)                              # the table goes on recording
+        with pytest.raises(RecordsError, match="cannot be opened"):
+            sync(local, Records(league_url))
+        assert [g.id for g in local.unsynced()] == [r.id for r in recs[2:]]
+    finally:
+        postgres.start()
+    league = Records(league_url)
+    assert sync(local, league) == (len(recs) - 2, 0)
+    assert sync(local, league) == (0, 0)
+    assert sorted(g.id for g in league.games()) == sorted(r.id for r in recs)
+    # a second table's copy of a game the league already holds is not doubled
+    other = Records(f"sqlite:///{tmp_path / 'table2.sqlite'}")
+    other.record(recs[0])
+    assert sync(other, league) == (0, 1)
+    assert len(league.games()) == len(recs)
+    with pytest.raises(RecordsError) as info:
+        Records("postgresql+psycopg://user:secret@/x?host=/nonexistent")
+    assert "secret" not in str(info.value)               # a password never in a message
+
+
+# -- statistics and the rating ------------------------------------------------------------
+def test_stats_and_rating_on_a_fixed_set_of_games(tmp_path: Path) -> None:
+    from table_app.records.rating import player_stats, rating, season, side_rates
+    db = Records(f"sqlite:///{tmp_path / 'r.sqlite'}")
+    script = next(s for s in finished_scripts() if "format yakuza" in s)
+    base = from_script(script)
+    winners = {s.seat for s in base.seats if s.won}
+    assert winners and len(winners) < 12
+    # the same game five times; "Ace" always sits on a winning seat, "Dud" on a losing one
+    win_seat, lose_seat = min(winners), min(set(range(1, 13)) - winners)
+    for i in range(5):
+        names = {s: f"p{(s + i) % 12}" for s in range(1, 13)}
+        names[win_seat], names[lose_seat] = "Ace", "Dud"
+        db.record(from_script(script, names, ended=f"2026-{i + 1:02}-01",
+                              game_id=f"10000000-0000-0000-0000-{i:012}"))
+    games = db.games()
+    stats = {p.name: p for p in player_stats(games)}
+    assert stats["Ace"].games == 5 and stats["Ace"].wins == 5
+    assert stats["Dud"].wins == 0
+    side = base.seats[win_seat - 1].side
+    assert stats["Ace"].by_side[side] == [5, 5]
+    rates = side_rates(games)[(base.format, 12)]
+    assert rates[base.winner][0] == 1.0 and rates[base.winner][1] < 1.0   # 5 of 5, an interval
+    table = rating(games)
+    names = [r.name for r in table]
+    ace, dud = table[names.index("Ace")], table[names.index("Dud")]
+    assert ace.mu > 25 > dud.mu and ace.ordinal > dud.ordinal   # five wins up, five losses down
+    assert ace.sigma < 25 / 3 and dud.sigma < 25 / 3            # and the model is surer of both
+    # everyone who won every game he played ranks above everyone who lost every one
+    st = player_stats(games)
+    always = {p.name for p in st if p.wins == p.games}
+    never = {p.name for p in st if p.wins == 0}
+    assert min(r.ordinal for r in table if r.name in always) > max(
+        r.ordinal for r in table if r.name in never)
+    assert table[names.index("Ace")].games == 5
+    assert len(season(games, "2026-03")) == 1 and len(season(games, "2026-02..2026-04")) == 3
+
+
+# -- a whole game at the table, into the records, with its protocol sheet ----------------
+def test_a_game_at_the_virtual_table_ends_in_the_records_with_its_sheet(tmp_path: Path) -> None:
+    import pypdfium2 as pdfium
+
+    from table_app.records.protocol import protocol_data, protocol_pdf
+    from table_app.records.recorder import Recorder
+    from table_app.table.virtual import run_virtual, virtual_table
+    url = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    names = {s: NAMES[s - 1] for s in range(1, 13)}
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=4)
+    notes: list[str] = []
+    recorder = Recorder(app, lambda: names, host="Levan", local=url, note=notes.append)
+    app.observers.append(recorder)
+    table = run_virtual(app, bots, clock)
+    # the host's screen between games: the season's best five, from the records
+    assert len(recorder.top) == 5 and all(name in NAMES for name, _ in recorder.top)
+    assert table.stage == "over"
+    db = Records(url)
+    [g] = db.games()
+    assert g.winner == table.game.outcome().winner and g.host == "Levan"
+    assert [s.name for s in g.seats] == NAMES and g.script == table.game_script()
+    assert notes == [f"game recorded ({g.id[:8]})"]
+    # restarted after the end: the same game, not a second one
+    app.close()
+    app2, _, _, _ = virtual_table(tmp_path / "j", seed=4)
+    rec2 = Recorder(app2, lambda: names, local=url, note=notes.append)
+    rec2(app2.table)
+    assert len(db.games()) == 1
+    # the protocol sheet: rendered, its first page holds the names and the winner
+    pdf = protocol_pdf(g, tmp_path / "sheet.pdf")
+    page = pdfium.PdfDocument(str(pdf))[0]
+    image = page.render(scale=1).to_pil()
+    image.save(tmp_path / "sheet.png")
+    lo, hi = image.convert("L").getextrema()
+    assert lo < 100 < hi                                 # drawn, not blank
+    text = page.get_textpage().get_text_range()
+    data = protocol_data(g)
+    assert all(n in text for n in NAMES)
+    assert data["winner"] in text and "Levan" in text
+
+
+def test_the_sheet_speaks_the_games_language(tmp_path: Path) -> None:
+    import pypdfium2 as pdfium
+
+    from table_app.records.protocol import protocol_pdf
+    rec = _records(1)[0]
+    rec.lang = "ka"
+    text = pdfium.PdfDocument(str(protocol_pdf(rec, tmp_path / "ka.pdf")))[0] \
+        .get_textpage().get_text_range()
+    assert "თამაშის ოქმი" in text and "გამარჯვებული" in text
+
+
+def test_the_records_command(tmp_path: Path) -> None:
+    import sys
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    db = Records(url)
+    for r in _records(3):
+        db.record(r)
+    env = {**os.environ, "TABLE_APP_SETTINGS": str(tmp_path / "none.toml")}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "table_app", "records", "--db", url,
+                               *args], capture_output=True, text=True, env=env, timeout=120,
+                              cwd=tmp_path)
+    out = run("list").stdout.splitlines()
+    assert len(out) == 3 and "winner" in out[0]
+    assert "Nino" in run("stats").stdout
+    assert run("rating").stdout.startswith("  1. ")
+    p = run("protocol", "00000000", "--out", str(tmp_path / "x.pdf"))
+    assert p.returncode == 2 and "names 3 games" in p.stderr
+    p = run("protocol", _records(1)[0].id, "--out", str(tmp_path / "x.pdf"))
+    assert p.returncode == 0 and (tmp_path / "x.pdf").read_bytes()[:4] == b"%PDF"
+    assert run("export", "--format", "csv").stdout.startswith("game,")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{")
+    p = run("import", str(bad))
+    assert p.returncode == 2 and p.stderr.startswith("table-app: not a JSON export")
