@@ -8,6 +8,12 @@ import time
 import select
 import machine
 from machine import WDT, Pin
+
+try:
+    from machine import mem32        # the RP2040's registers: every pin's level in one read
+except ImportError:
+    mem32 = None
+GPIO_IN = 0xD0000004                 # SIO: the input level of GPIO 0-29, one bit each
 from neopixel import NeoPixel
 
 import fwconfig as cfg
@@ -62,6 +68,11 @@ class Controller:
         self.receiver = pl.Receiver()
         self.decoder = pl.Decoder()
         self.inbox = bytearray()
+        try:
+            import os
+            self.bulk = os.getenv("PADLINK_NONBLOCKING") == "1"
+        except (ImportError, AttributeError):
+            self.bulk = False
         self.sums = [0] * cfg.SEATS               # each ring's channel sum, kept up to date
         self.work_us = 0                          # time spent doing something (STATS)
         now = ticks_ms()
@@ -87,8 +98,13 @@ class Controller:
         # its bounces are locked out for DEBOUNCE_MS, and a change seen meanwhile is stamped
         # when it was first seen.
         edges = False
+        if mem32 is not None:
+            bits = mem32[GPIO_IN]            # all twelve buttons in one register read
+            levels = [(bits >> p) & 1 for p in cfg.BUTTON_PINS]
+        else:
+            levels = [b.value() for b in self.buttons]
         for i in range(cfg.SEATS):
-            pressed = self.buttons[i].value() == 0
+            pressed = levels[i] == 0
             if pressed == self.down[i]:
                 self.changed_at[i] = None
                 continue
@@ -99,10 +115,12 @@ class Controller:
                 continue
             if pressed and ticks_diff(now, at) < cfg.MIN_PRESS_MS:
                 continue
+            began = ticks_us()
             self.changed_at[i] = None
             self.down[i] = pressed
             self.lock_until[i] = time.ticks_add(now, cfg.DEBOUNCE_MS)
             self.sender.add(pl.EDGE, bytes([i + 1, 1 if pressed else 0]) + pl.p32(at))
+            self.work_us += ticks_diff(ticks_us(), began)
             edges = True
         return edges
 
@@ -114,11 +132,21 @@ class Controller:
             pass                 # nobody listening: the Pi will resend what matters
 
     def read(self, now):
-        # take whatever is waiting, then decode it in one go (a byte at a time through the
-        # decoder costs a call per byte); read(1) is what every port's stdin does alike
+        # Take whatever is waiting, then decode it in one go. On the Pico a read of stdin
+        # waits for as many bytes as it asks, so it asks for one at a time (each a copy out
+        # of the USB buffer); where the link is a non-blocking file (the unix port in the
+        # simulator says so in PADLINK_NONBLOCKING) one read takes everything waiting.
         got = self.inbox
         n = 0
-        while n < 256 and self.poller.poll(0):
+        if self.bulk:
+            try:
+                b = self.link_in.read(256)   # non-blocking: what waits, or None
+            except OSError:
+                b = None
+            if b:
+                got += b
+                n = len(b)
+        while not self.bulk and n < 256 and self.poller.poll(0):
             try:
                 b = self.link_in.read(1)
             except OSError:
@@ -196,7 +224,9 @@ class Controller:
     def pump(self, now):
         frame = self.sender.due(now)
         if frame is not None:
+            began = ticks_us()
             self.write(frame)
+            self.work_us += ticks_diff(ticks_us(), began)
         if ticks_diff(now, self.last_beat) >= cfg.BEAT_MS:
             self.last_beat = now
             self.write(pl.frame(pl.BEAT, 0, pl.p32(now)))
@@ -254,11 +284,15 @@ class Controller:
             self.nps[0].write()
 
     def step(self):
-        began = ticks_us()
+        # work_us (sent in STATS) is the controller's own cost of a press: making and sending
+        # its edge, taking the frames that come back (and acknowledging them), drawing the
+        # ring. The scan's pin reads and the heartbeats are the loop, not a press's work.
         now = ticks_ms()
         self.wdt.feed()
-        busy = self.scan(now)
-        busy = self.read(now) or busy
+        self.scan(now)
+        began = ticks_us()
+        if self.read(now):
+            self.work_us += ticks_diff(ticks_us(), began)
         if self.host_alive and ticks_diff(now, self.last_host) > cfg.HOST_TIMEOUT_MS:
             self.host_alive = False
             self.dirty = True
@@ -268,11 +302,8 @@ class Controller:
                           and any(rd.animated(p) for p in self.pics)):
             self.last_frame = now
             self.dirty = False
+            began = ticks_us()
             self.render(now)
-            busy = True
-        if busy:
-            # the controller's own cost of a press (its edge, the frames it gets back, the
-            # drawing), sent in STATS: what a Pico adds to press-to-ring
             self.work_us += ticks_diff(ticks_us(), began)
 
 

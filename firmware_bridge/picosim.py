@@ -179,6 +179,11 @@ class Firmware:
         master, slave = pty.openpty()
         tty.setraw(slave)
         self.env = dict(os.environ, PADSIM_IN=str(self.ctl_in), PADSIM_OUT=str(self.ctl_out))
+        if flash is None:
+            # the controller's link as a non-blocking file: one read takes all that waits
+            # (a whole board keeps a blocking one: its REPL must wait for mpremote)
+            os.set_blocking(master, False)
+            self.env["PADLINK_NONBLOCKING"] = "1"
         self.argv = [micropython(), *(["-i"] if flash is not None else []), "-c", code]
         self.log = open(self.dir / "stderr", "wb")
         self._board_fd = master

@@ -1,7 +1,8 @@
 """Press-to-ring and queue-to-ring benchmarks, each beside a floor measured in the same run,
 interleaved batch by batch, so a busy machine moves both alike.
 
-- press_to_ring: a pin set in the firmware's shim until the answering pixel frame comes back,
+- press_to_ring: a tap's release (a pin set in the firmware's shim; a tap is taken at its
+  release) until the answering pixel frame comes back,
   through the real firmware, the ptys and cable relay, pyserial's reader thread, the app's
   queue, the press grammar and the SerialPads sender. The floor is a zero-work pipe over the
   same path: a MicroPython loop on the same shims, FIFOs and ptys that writes one byte when a
@@ -110,9 +111,14 @@ class _FloorPath:
             for _ in range(data.count(b"e")):
                 self.reader.write(b"s")
 
-    def press(self, pin: int, level: int) -> bool:
+    def down(self, pin: int) -> None:
         n = self.fw.frames
-        self.fw.set_pin(pin, level)
+        self.fw.set_pin(pin, 0)
+        _wait_frame(self.fw, n)              # the floor answers every change
+
+    def up(self, pin: int) -> bool:
+        n = self.fw.frames
+        self.fw.set_pin(pin, 1)
         return _wait_frame(self.fw, n)
 
     def work_us(self) -> int:
@@ -132,9 +138,8 @@ class _RealPath:
     def __init__(self) -> None:
         from firmware_bridge.picosim import Firmware
 
-        from .pads import PadPanel, Pressed
+        from .pads import Moved, PadPanel
         from .pads.events import RawPadEvent
-        from .pads.rings import Pick
         from .pads.serial_pads import SerialPads
 
         self.fw = Firmware()
@@ -147,26 +152,29 @@ class _RealPath:
         self.stop = threading.Event()
         self.n = 0
 
+        for seat in range(1, 13):
+            self.panel.ask(seat, list(range(1, 13)))
+
         def app() -> None:
+            # what the table does: take the edge off the queue, run the grammar, and answer a
+            # tap (taken at its release) with the cursor moved on that ring
             while not self.stop.is_set():
                 try:
                     raw = self.q.get(timeout=0.1)
                 except queue.Empty:
                     continue
-                for ev in self.panel.handle(raw):
-                    if isinstance(ev, Pressed):
-                        self.n += 1
-                        c = 1 + self.n % 11
-                        self.panel.show(ev.seat, Pick(frozenset({c}), cursor=c))
+                for ev in self.panel.handle(raw) + self.panel.tick(raw.t):
+                    self.n += isinstance(ev, Moved)     # the panel draws the new cursor
 
         self.app = threading.Thread(target=app, daemon=True)
         self.app.start()
 
-    def press(self, pin: int, level: int) -> bool:
+    def down(self, pin: int) -> None:
+        self.fw.set_pin(pin, 0)              # a press answers nothing: the tap is its release
+
+    def up(self, pin: int) -> bool:
         n = self.fw.frames
-        self.fw.set_pin(pin, level)
-        if level:
-            return True                      # a release answers nothing
+        self.fw.set_pin(pin, 1)
         return _wait_frame(self.fw, n)
 
     def work_us(self) -> int:
@@ -203,13 +211,15 @@ def press_to_ring(presses: int, reps: int = 5) -> list[dict[str, Any]]:
                 w0 = path.work_us()
                 samples = []
                 for i in range(per):
+                    # a tap: down for a finger's 40 ms, and timed from its release (a tap is
+                    # taken at its release: that is when a player's ring answers him)
                     pin = fwconfig.BUTTON_PINS[i % 12]
+                    path.down(pin)
+                    time.sleep(0.04)
                     t0 = time.perf_counter()
-                    if not path.press(pin, 0):
+                    if not path.up(pin):
                         raise RuntimeError("the ring did not answer")
                     samples.append(time.perf_counter() - t0)
-                    time.sleep(debounce)
-                    path.press(pin, 1)
                     time.sleep(debounce)
                 a, b = percentiles(samples)
                 p50.append(a * 1e3)
