@@ -248,8 +248,10 @@ class Firmware:
                     if not chunk:
                         return
                     data += chunk
+                rgb = bytearray(data)                 # the strips hold green, red, blue
+                rgb[0::3], rgb[1::3] = data[1::3], data[0::3]
                 with self.changed:
-                    self.frame = data
+                    self.frame = bytes(rgb)
                     self.frames += 1
                     self.frame_times.append(time.perf_counter())
                     self.changed.notify_all()

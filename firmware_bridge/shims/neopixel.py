@@ -11,20 +11,22 @@ class NeoPixel:
         self.buf = bytearray(n * 3)
         _all.append(self)
 
+    # the buffer holds green, red, blue, as MicroPython's own NeoPixel does for a WS2812
     def __setitem__(self, i, c):
         j = i * 3
-        self.buf[j] = c[0]
-        self.buf[j + 1] = c[1]
+        self.buf[j] = c[1]
+        self.buf[j + 1] = c[0]
         self.buf[j + 2] = c[2]
 
     def __getitem__(self, i):
         j = i * 3
-        return (self.buf[j], self.buf[j + 1], self.buf[j + 2])
+        return (self.buf[j + 1], self.buf[j], self.buf[j + 2])
 
     def __len__(self):
         return self.n
 
     def write(self):
-        # the test sees the whole table's pixels, as the strips hold them now
+        # the test sees the whole table's pixels as the strips hold them (green, red, blue:
+        # picosim turns them into red, green, blue)
         padsim.writes[0] += 1
         padsim.send(b"W" + b"".join(bytes(s.buf) for s in _all))
