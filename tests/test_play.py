@@ -21,7 +21,8 @@ def _until(cond, timeout: float = 60.0) -> bool:  # type: ignore[no-untyped-def]
 
 
 def _lines(path: Path) -> list[str]:
-    return path.read_text().splitlines() if path.exists() else []
+    # the journal's entries, less the zeros it writes ahead of them
+    return path.read_text().rstrip("\0").splitlines() if path.exists() else []
 
 
 def _start(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], list[str]]:
