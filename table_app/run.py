@@ -176,6 +176,12 @@ def play(args: Any) -> int:
     kind = args.pads
     from .pads.base import backend_kind
     kind = backend_kind(kind)
+    # Ctrl-C (or kill -INT) always stops the table, even when it was started by something
+    # that ignores SIGINT for its children (a shell's `&`): SDL takes the signal over only
+    # where it is left at its default, and turns it into a quit
+    import signal
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
     pygame.init()
     width = 800 + (480 if kind == "sim" else 0)
     try:

@@ -89,3 +89,20 @@ def test_ctrl_c_on_the_setup_screen_is_a_quiet_stop(tmp_path: Path) -> None:
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert "Traceback" not in err and proc.returncode in (0, 130), err
+
+
+def test_ctrl_c_stops_a_table_started_with_sigint_ignored(tmp_path: Path) -> None:
+    # started from a script's `cmd &`, a program inherits SIGINT ignored: the table must
+    # still stop on it (SDL would leave it ignored, and the table would run on for ever)
+    journal = tmp_path / "j"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "XDG_CONFIG_HOME": str(tmp_path), "TABLE_APP_PADS": "sim", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen([sys.executable, "-m", "table_app", "--format", "classic",
+                             "--journal", str(journal), "--new"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+    assert _until(lambda: len(_lines(journal)) >= 2)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode in (0, 130), err
