@@ -236,7 +236,18 @@ class SerialPads(PadBackend):
             def connection_lost(self, exc: BaseException | None) -> None:
                 pass        # an unplugged cable: the supervisor sees the reader stop
 
-        reader = serial.threaded.ReaderThread(ser, Proto)
+        class Reader(serial.threaded.ReaderThread):  # type: ignore[misc]
+            def run(self) -> None:
+                # an unplugged cable can fail in pyserial's ioctl as a plain OSError (EIO),
+                # which its reader does not catch: the same end of the link, quietly
+                try:
+                    super().run()
+                except OSError as exc:
+                    self.alive = False
+                    if self.protocol is not None:
+                        self.protocol.connection_lost(exc)
+
+        reader = Reader(ser, Proto)
         reader.daemon = True
         reader.start()
         self.reader = reader
