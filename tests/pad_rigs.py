@@ -234,3 +234,18 @@ class SerialRig(Rig):
     def close(self) -> None:
         super().close()
         self.fw.close()
+
+
+#: every backend's rig, by name: the contract suite and the self-test run on all of them
+RIGS: dict[str, type[Rig]] = {"fake": FakeRig, "sim": SimRig, "gpio": GpioRig,
+                              "serial": SerialRig}
+
+
+def until(cond: Any, timeout: float = 10.0) -> bool:
+    """Wait for something to happen (however loaded the machine), not for a time."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return False

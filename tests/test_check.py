@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pad_rigs import FakeRig, GpioRig, Rig, SerialRig, SimRig
+from pad_rigs import RIGS, Rig, SerialRig
 
 from table_app.check import SelfTest
 from table_app.pads.events import PadEdge
@@ -19,8 +19,7 @@ from table_app.settings import load_settings, write_pad_layout
 
 @pytest.fixture(params=["fake", "sim", "gpio", "serial"])
 def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
-    r: Rig = {"fake": FakeRig, "sim": SimRig, "gpio": GpioRig,
-              "serial": SerialRig}[request.param]()
+    r: Rig = RIGS[request.param]()
     yield r
     r.close()
 

@@ -11,6 +11,8 @@ import sys
 import time
 from pathlib import Path
 
+from pad_rigs import until
+
 from firmware_bridge import fwconfig
 from firmware_bridge.picosim import Firmware
 from table_app.clock import MonotonicClock
@@ -109,7 +111,7 @@ def test_an_install_while_the_table_holds_the_port_says_to_stop_it(tmp_path: Pat
     pads = SerialPads(12, lambda e: None, MonotonicClock(), finder=lambda: str(fw.link))
     pads.start()
     try:
-        assert _wait_for(lambda: pads.reader is not None and pads.reader.alive)
+        assert until(lambda: pads.reader is not None and pads.reader.alive)
         proc = _cli(extra={"TABLE_APP_PORT": str(fw.link),
                            "TABLE_APP_PAD_SECRET": str(tmp_path / "pad-secret")})
         assert proc.returncode == 2
@@ -118,15 +120,6 @@ def test_an_install_while_the_table_holds_the_port_says_to_stop_it(tmp_path: Pat
     finally:
         pads.close()
         fw.close()
-
-
-def _wait_for(cond, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def test_install_without_mpremote_says_how_to_get_it(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from pad_rigs import FakeRig, GpioRig, Rig, SerialRig, SimRig
+from pad_rigs import RIGS, Rig
 
 from table_app.pads import (
     Confirmed,
@@ -26,8 +26,7 @@ from table_app.pads.rings import Dark, Fault, Pick
 
 @pytest.fixture(params=["fake", "sim", "gpio", "serial"])
 def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
-    r: Rig = {"fake": FakeRig, "sim": SimRig, "gpio": GpioRig,
-              "serial": SerialRig}[request.param]()
+    r: Rig = RIGS[request.param]()
     yield r
     r.close()
 
