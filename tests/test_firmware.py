@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pad_rigs import SerialRig
+from pad_rigs import SerialRig, until
 
 from firmware_bridge import fwconfig
 from firmware_bridge import padlink as pl
@@ -315,12 +315,7 @@ def _collect(rig: SerialRig, edges: list[PadEdge]) -> list[PadEdge]:
 
 
 def _wait(cond, timeout: float = 10.0) -> bool:  # type: ignore[no-untyped-def]
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.02)
-    return False
+    return until(cond, timeout)
 
 
 def test_a_short_picture_with_a_good_crc_does_not_kill_the_controller(rig: SerialRig) -> None:

@@ -9,15 +9,12 @@ import sys
 import time
 from pathlib import Path
 
+from pad_rigs import until
 
-def _until(cond, timeout: float = 60.0) -> bool:  # type: ignore[no-untyped-def]
+
+def _until(cond) -> bool:  # type: ignore[no-untyped-def]
     """Wait for the app to get somewhere (however loaded the machine), not for a time."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if cond():
-            return True
-        time.sleep(0.05)
-    return False
+    return until(cond, 60.0)
 
 
 def _lines(path: Path) -> list[str]:
