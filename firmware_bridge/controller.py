@@ -99,13 +99,15 @@ class Controller:
         # its bounces are locked out for DEBOUNCE_MS, and a change seen meanwhile is stamped
         # when it was first seen.
         edges = False
-        if mem32 is not None:
-            bits = mem32[GPIO_IN]            # all twelve buttons in one register read
-            levels = [(bits >> p) & 1 for p in cfg.BUTTON_PINS]
-        else:
-            levels = [b.value() for b in self.buttons]
+        # all twelve buttons in one register read, and no list made for them: this runs a
+        # thousand times a second, and every allocation brings the garbage collector nearer
+        bits = mem32[GPIO_IN] if mem32 is not None else -1
+        pins = cfg.BUTTON_PINS
         for i in range(cfg.SEATS):
-            pressed = levels[i] == 0
+            if bits >= 0:
+                pressed = not (bits >> pins[i]) & 1
+            else:
+                pressed = self.buttons[i].value() == 0
             if pressed == self.down[i]:
                 self.changed_at[i] = None
                 continue

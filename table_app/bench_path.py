@@ -138,7 +138,7 @@ class _RealPath:
     def __init__(self) -> None:
         from firmware_bridge.picosim import Firmware
 
-        from .pads import Moved, PadPanel
+        from .pads import PadPanel
         from .pads.events import RawPadEvent
         from .pads.serial_pads import SerialPads
 
@@ -150,8 +150,6 @@ class _RealPath:
         if not self.pads.wait_connected(10):
             raise RuntimeError("no link to the simulated controller")
         self.stop = threading.Event()
-        self.n = 0
-
         for seat in range(1, 13):
             self.panel.ask(seat, list(range(1, 13)))
 
@@ -163,8 +161,8 @@ class _RealPath:
                     raw = self.q.get(timeout=0.1)
                 except queue.Empty:
                     continue
-                for ev in self.panel.handle(raw) + self.panel.tick(raw.t):
-                    self.n += isinstance(ev, Moved)     # the panel draws the new cursor
+                self.panel.handle(raw)             # the panel draws the moved cursor
+                self.panel.tick(raw.t)
 
         self.app = threading.Thread(target=app, daemon=True)
         self.app.start()

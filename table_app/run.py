@@ -17,14 +17,14 @@ from typing import Any
 
 from .clock import Clock, FakeClock, MonotonicClock
 from .pads import FakePads, GrammarConfig, make_pads
+from .paths import state_dir
 from .sound.catalogue import text
 from .table.app import TableApp
 from .table.bots import TableBots
 from .table.core import Host, Input, Table
 from .table.journal import Journal
 
-DEFAULT_JOURNAL = Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" / "state")) \
-    / "table-app" / "game.journal"
+DEFAULT_JOURNAL = state_dir() / "game.journal"
 
 
 class NoDisplay(OSError):
