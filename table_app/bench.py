@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from . import ENGINE_BUILD
 from .rules import find_format
 from .rules.bots import play
 
@@ -63,7 +64,10 @@ def _floor_game(seed: int, draws: list[int], roles: list[str]) -> None:
 
 
 def rules_figures(fmt_id: str, players: int, games: int, reps: int) -> dict[str, Any]:
-    """Bot games per CPU-second beside the no-rules floor, interleaved, `reps` times."""
+    """Bot games per CPU-second beside the no-rules floor, in `reps` interleaved pairs: a
+    batch of games, then the floor of the same games, then the next pair. The ratio is the
+    median of the pairs' own ratios, so a machine that speeds up or slows down (a shared
+    host does) moves both sides of each pair alike."""
     fmt = find_format(fmt_id)
     seeds = list(range(games))
     draws = []
@@ -74,45 +78,54 @@ def rules_figures(fmt_id: str, players: int, games: int, reps: int) -> dict[str,
     roles = fmt.roles_for(players)
     engine_runs: list[float] = []
     floor_runs: list[float] = []
+    ratios: list[float] = []
     for _ in range(reps):
         t = time.process_time()
         for s in seeds:
             play(fmt, players, random.Random(s))
-        engine_runs.append(games / max(1e-9, time.process_time() - t))
+        engine = games / max(1e-9, time.process_time() - t)
         # the floor is ~10-30 times quicker: run it as many more times, so both timings
         # are long enough to read
         t = time.process_time()
-        for _ in range(20):
+        for _ in range(_FLOOR_TIMES):
             for s, d in zip(seeds, draws, strict=True):
                 _floor_game(s, d, list(roles))
-        floor_runs.append(20 * games / max(1e-9, time.process_time() - t))
-    value = statistics.median(engine_runs)
-    floor = statistics.median(floor_runs)
+        floor = _FLOOR_TIMES * games / max(1e-9, time.process_time() - t)
+        engine_runs.append(engine)
+        floor_runs.append(floor)
+        ratios.append(floor / engine)
     return {"name": f"rules_{fmt_id}_{players}", "unit": "games per CPU-second",
-            "value": round(value, 1), "floor": round(floor, 1),
-            "ratio": round(floor / value, 2),
+            "value": round(statistics.median(engine_runs), 1),
+            "floor": round(statistics.median(floor_runs), 1),
+            "ratio": round(statistics.median(ratios), 2),
             "runs": [round(v, 1) for v in engine_runs],
-            "floor_runs": [round(v, 1) for v in floor_runs]}
+            "floor_runs": [round(v, 1) for v in floor_runs],
+            "ratios": [round(r, 2) for r in ratios],
+            "engine": ENGINE_BUILD}
 
 
+_FLOOR_TIMES = 10
 RULES_TABLES = (("yakuza", 12), ("classic", 11), ("city", 12), ("city", 30))
 
 
 def bench_rules(seconds: float, as_json: bool = False) -> list[dict[str, Any]]:
     figures = []
     if not as_json:
-        print("rules engine: seeded random bot games, CPU time, beside the no-rules floor")
-        print("  (floor: the same random draws, deal shuffle included, with no rules between)")
+        print(f"rules engine ({ENGINE_BUILD}): seeded random bot games, CPU time, beside the "
+              "no-rules floor")
+        print("  (floor: the same random draws, deal shuffle included, with no rules between;"
+              " ratio: the median of 15 interleaved pairs)")
     for fmt_id, players in RULES_TABLES:
-        games = max(50, int(seconds * (150 if players > 12 else 400)))
-        f = rules_figures(fmt_id, players, games, reps=5)
+        # 15 pairs of about 0.03 s of games and as long of floor each, per second asked
+        games = max(20, int(seconds * (12 if players > 12 else 30)))
+        f = rules_figures(fmt_id, players, games, reps=15)
         figures.append(f)
         if as_json:
             print(json.dumps(f))
         else:
-            spread = f"{min(f['runs']):.0f}-{max(f['runs']):.0f}"
-            print(f"  {fmt_id:8} {players:2} seats: {f['value']:8.0f} games/s (runs {spread}), "
-                  f"floor {f['floor']:8.0f}/s, ratio {f['ratio']:5.2f} (target <= 8)")
+            spread = f"{min(f['ratios']):.1f}-{max(f['ratios']):.1f}"
+            print(f"  {fmt_id:8} {players:2} seats: {f['value']:8.0f} games/s, floor "
+                  f"{f['floor']:8.0f}/s, ratio {f['ratio']:5.2f} (pairs {spread}; target <= 8)")
     return figures
 
 

@@ -36,8 +36,10 @@ step() {   # a numbered step: shown, and run unless this is a dry run
 # pygame from Debian links the system's SDL, which has the KMS/DRM console driver (the PyPI
 # wheel for aarch64 may not); lgpio is Debian's (PyPI has no aarch64 wheel): so the venv
 # sees the system's packages.
-packages=(python3-venv python3-pygame python3-lgpio python3-serial python3-gpiozero
-          fonts-dejavu-core alsa-utils)
+# gcc and python3-dev: the install compiles the rules engine (mypyc; it runs interpreted
+# without them)
+packages=(python3-venv python3-dev gcc python3-pygame python3-lgpio python3-serial
+          python3-gpiozero fonts-dejavu-core alsa-utils)
 ((voice)) && packages+=(espeak-ng sox)
 
 step "apt packages: ${packages[*]}" \

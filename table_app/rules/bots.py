@@ -14,9 +14,12 @@ from dataclasses import dataclass, field
 from . import actions as A
 from . import effects as E
 from .engine import Game, deal_from_seed
+from .errors import GameTooLong
 from .format import Format
 from .roles import DECISION, Act
 from .state import Phase, Step
+
+__all__ = ["POLICIES", "GameTooLong", "Knowledge", "play"]
 
 POLICIES = ("random", "informed")
 #: the side that knows nothing of its own members but what its checkers found
@@ -24,10 +27,6 @@ CITY = "city"
 OVER, NIGHT = Phase.OVER, Phase.NIGHT
 DONE, SPEECHES, DEFENCE, TIE = Step.DONE, Step.SPEECHES, Step.DEFENCE, Step.TIE
 VOTE, REVOTE, REMOVEALL, TAKE = Step.VOTE, Step.REVOTE, Step.REMOVEALL, Step.TAKE
-
-
-class GameTooLong(RuntimeError):
-    """A bot game that did not end: a rules bug (the soak test looks for these)."""
 
 
 @dataclass
@@ -63,9 +62,8 @@ def play(fmt: Format, players: int, rng: random.Random, policy: str = "random",
     else:
         game = _Watched(fmt, players)
         game.observer = observe
-    apply = game.apply
-    apply(deal_from_seed(fmt, players, rng.getrandbits(32)))
-    apply(A.BeginNight())
+    game.apply(deal_from_seed(fmt, players, rng.getrandbits(32)))
+    game.apply(A.BeginNight())
     informed = policy == "informed"
     know = Knowledge()
     rand = rng.random
@@ -78,7 +76,7 @@ def play(fmt: Format, players: int, rng: random.Random, policy: str = "random",
             if game.night_no > max_rounds:
                 raise GameTooLong(f"{fmt.id} game with {players} seats still running")
             if game.step is DONE:
-                apply(A.BeginDay())
+                game.apply(A.BeginDay())
                 continue
             for d in game.open_decisions():
                 mode = _pick_mode(game, d, rand) if DECISION[d].modes else ""
@@ -87,12 +85,12 @@ def play(fmt: Format, players: int, rng: random.Random, policy: str = "random",
                     targets = _informed_targets(game, d, mode, targets, know) or targets
                 if not targets:
                     continue
-                fx = apply(A.Decide(d, rng.choice(targets), mode))
+                fx = game.apply(A.Decide(d, rng.choice(targets), mode))
                 if informed:
                     for f in fx:
                         if isinstance(f, E.CheckResult) and f.result in ("black", "red"):
                             (know.black if f.result == "black" else know.red).add(f.target)
-            apply(close)
+            game.apply(close)
             continue
         st = game.step
         if st is SPEECHES:
@@ -105,14 +103,14 @@ def play(fmt: Format, players: int, rng: random.Random, policy: str = "random",
                     options = [s for s in living if s not in nominees and s != seat]
                     options = _suspects(game, seat, options, know) or options
                     if options:
-                        apply(A.Nominate(seat, rng.choice(options)))
+                        game.apply(A.Nominate(seat, rng.choice(options)))
                 else:
                     target = living[int(rand() * len(living))]
                     if target != seat and target not in nominees:
-                        apply(A.Nominate(seat, target))
-            apply(close)
+                        game.apply(A.Nominate(seat, target))
+            game.apply(close)
         elif st is DEFENCE or st is TIE:
-            apply(close)
+            game.apply(close)
         elif st is VOTE or st is REVOTE:
             cands = game.candidates
             k = len(cands)
@@ -126,16 +124,16 @@ def play(fmt: Format, players: int, rng: random.Random, policy: str = "random",
                     ballots.append((seat, rng.choice(options)))
                 else:
                     ballots.append((seat, cands[int(rand() * k)]))
-            apply(A.Ballots(tuple(ballots)))
+            game.apply(A.Ballots(tuple(ballots)))
         elif st is REMOVEALL:
             for seat in game.live:
                 if rand() < 0.5:
-                    apply(A.RemoveAllYes(seat))
-            apply(close)
+                    game.apply(A.RemoveAllYes(seat))
+            game.apply(close)
         elif st is TAKE:
-            apply(A.Take(game.take_seat, rng.choice(game.take_voters)))
+            game.apply(A.Take(game.take_seat, rng.choice(game.take_voters)))
         else:
-            apply(A.BeginNight())
+            game.apply(A.BeginNight())
 
 
 def _pick_mode(game: Game, d: str, rand: Callable[[], float]) -> str:

@@ -4,35 +4,52 @@ question, and a voted-out role that takes someone along."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from . import actions as A
 from . import effects as E
 from .errors import IllegalAction
+from .night import Night
 from .roles import ROLE
-from .state import Phase, State, Step
+from .state import (
+    DAY,
+    DEFENCE,
+    DONE,
+    NIGHT,
+    REMOVEALL,
+    REVOTE,
+    SPEECHES,
+    TAKE,
+    TIE,
+    VOTE,
+    Step,
+)
 
-_SPEAKING = (Step.SPEECHES, Step.DEFENCE, Step.TIE)
-_BALLOTS = (Step.VOTE, Step.REVOTE)
+_SPEAKING = (SPEECHES, DEFENCE, TIE)
+_BALLOTS = (VOTE, REVOTE)
 #: each speaking step's timer, and the kind of speech the Speech effect names
-_TIMER = {Step.SPEECHES: "speech", Step.DEFENCE: "defence", Step.TIE: "tie_speech"}
-_KIND = {Step.SPEECHES: "speech", Step.DEFENCE: "defence", Step.TIE: "tie"}
+_TIMER = {SPEECHES: "speech", DEFENCE: "defence", TIE: "tie_speech"}
+_KIND = {SPEECHES: "speech", DEFENCE: "defence", TIE: "tie"}
+#: each step's name as effects carry it (compiled, `step.value` would run enum's Python code)
+_NAME: Final = {s: s.value for s in Step}
 #: roles that, voted out, name one of their voters to take along
 _TAKES_VOTER = frozenset(r.id for r in ROLE.values() if r.takes_voter)
 
 
-class Day(State):
-    """Speeches, nominations, votes and what follows them."""
+class Day(Night):
+    """Speeches, nominations, votes and what follows them (on the night, on the state: one
+    line of classes, which the compiled engine needs)."""
 
     def _begin_day(self, a: A.BeginDay) -> None:
         self._over()
-        if self.phase is not Phase.NIGHT:
+        if self.phase is not NIGHT:
             raise IllegalAction("a day follows a night")
-        if self.step is not Step.DONE:
+        if self.step is not DONE:
             raise IllegalAction(f"night {self.night_no} is not over")
         self.day_no += 1
         self.label = f"day {self.day_no}"
-        self.phase = Phase.DAY
-        self.step = Step.SPEECHES
+        self.phase = DAY
+        self.step = SPEECHES
         living = list(self.live)
         start = 0
         if self.rules.rotate:
@@ -65,7 +82,7 @@ class Day(State):
             self._after_speech()
             return
         st = self.step
-        if st is Step.SPEECHES and not self.nominees_said and self.nominees \
+        if st is SPEECHES and not self.nominees_said and self.nominees \
                 and self.speaker_i == len(speakers) - 1:
             self.nominees_said = True
             self._fx.append(E.NomineesAnnounced(tuple(self.nominees)))
@@ -75,48 +92,48 @@ class Day(State):
 
     def _end_speech(self, a: A.EndSpeech) -> None:
         self._over()
-        if self.phase is not Phase.DAY or self.step not in _SPEAKING:
+        if self.phase is not DAY or self.step not in _SPEAKING:
             raise IllegalAction("nobody is speaking")
         self.speaker_i += 1
         self._speak()
 
     def _after_speech(self) -> None:
         st = self.step
-        if st is Step.SPEECHES:
+        if st is SPEECHES:
             if self.nominees and not self.nominees_said:
                 self.nominees_said = True
                 self._fx.append(E.NomineesAnnounced(tuple(self.nominees)))
             if self.rules.plurality:
-                self._open_vote(Step.VOTE, self.live)
+                self._open_vote(VOTE, self.live)
             elif not self.nominees:
-                self.step = Step.DONE       # with no nomination there is no vote
+                self.step = DONE       # with no nomination there is no vote
             else:
-                self.step = Step.DEFENCE
+                self.step = DEFENCE
                 self.speakers = list(self.nominees)
                 self.speaker_i = 0
                 self._speak()
-        elif st is Step.DEFENCE:
-            self._open_vote(Step.VOTE, self.nominees)
-        elif st is Step.TIE:
-            self._open_vote(Step.REVOTE, self.candidates)
+        elif st is DEFENCE:
+            self._open_vote(VOTE, self.nominees)
+        elif st is TIE:
+            self._open_vote(REVOTE, self.candidates)
 
     def _open_vote(self, kind: Step, candidates: Sequence[int]) -> None:
         if not candidates:       # every nominee was disqualified
-            self.step = Step.DONE
+            self.step = DONE
             return
         self.step = kind
         self.candidates = list(candidates)
         self.ballots = {}
         self.yes = set()
-        timer = "removeall" if kind is Step.REMOVEALL else "vote"
-        self._fx.append(E.VoteOpens(kind.value, tuple(self.candidates), timer,
+        timer = "removeall" if kind is REMOVEALL else "vote"
+        self._fx.append(E.VoteOpens(_NAME[kind], tuple(self.candidates), timer,
                                     self.fmt.timers.get(timer, 0)))
 
     def _nominate(self, a: A.Nominate) -> None:
         self._over()
-        if self.phase is not Phase.DAY:
+        if self.phase is not DAY:
             raise IllegalAction("nominations are made in the day")
-        if self.step is not Step.SPEECHES:
+        if self.step is not SPEECHES:
             raise IllegalAction("nominations are closed: the speeches are over")
         by = self._living_seat(a.by, " and cannot nominate")
         t = self._living_seat(a.target, " and cannot be nominated")
@@ -131,7 +148,7 @@ class Day(State):
     # -- ballots -------------------------------------------------------------------------
     def _ballot(self, a: A.Ballot) -> None:
         self._over()
-        if self.phase is not Phase.DAY or self.step not in _BALLOTS:
+        if self.phase is not DAY or self.step not in _BALLOTS:
             raise IllegalAction("no vote is open")
         self._check_ballot(a.seat, a.target, self.ballots)
         self.ballots[a.seat] = a.target
@@ -145,12 +162,12 @@ class Day(State):
         if target not in self.candidates:
             if self.rules.plurality:
                 raise IllegalAction(f"seat {target} is out of the game")
-            what = "in the repeat vote" if self.step is Step.REVOTE else "nominated"
+            what = "in the repeat vote" if self.step is REVOTE else "nominated"
             raise IllegalAction(f"seat {target} is not {what}")
 
     def _ballots(self, a: A.Ballots) -> None:
         self._over()
-        if self.phase is not Phase.DAY or self.step not in _BALLOTS:
+        if self.phase is not DAY or self.step not in _BALLOTS:
             raise IllegalAction("no vote is open")
         alive, cands, n = self.alive, self.candidates, self.n
         ballots = dict(self.ballots)      # all or nothing: a bad ballot changes no state
@@ -168,7 +185,7 @@ class Day(State):
         be voted out (disqualified since) counts as an abstention."""
         kind = self.step
         cands = self.candidates
-        counts = dict.fromkeys(cands, 0)
+        counts = {c: 0 for c in cands}
         if self.rules.plurality:
             for t in self.ballots.values():
                 if t in counts:
@@ -176,33 +193,39 @@ class Day(State):
         else:
             last = cands[-1]
             to_last = self.rules.abstain_to_last
-            get = self.ballots.get
+            ballots = self.ballots
             for s in self.live:
-                t = get(s, 0)
+                t = ballots.get(s, 0)
                 if t not in counts:
                     t = last if to_last else 0
                 if t:
                     counts[t] += 1
-        self.totals = tuple((c, counts[c]) for c in cands if counts[c])
-        self._fx.append(E.VoteTotals(kind.value, self.totals))
-        best = max(counts.values(), default=0)
+        totals = []
+        best = 0
+        for c in cands:
+            k = counts[c]
+            if k:
+                totals.append((c, k))
+                best = max(best, k)
+        self.totals = tuple(totals)
+        self._fx.append(E.VoteTotals(_NAME[kind], self.totals))
         leaders = [c for c in cands if counts[c] == best] if best else []
         if len(leaders) == 1:
             self._voted_out(leaders, "vote")
-        elif len(leaders) > 1 and self.rules.revote and kind is Step.VOTE:
-            self.step = Step.TIE
+        elif len(leaders) > 1 and self.rules.revote and kind is VOTE:
+            self.step = TIE
             self.candidates = leaders
             self.speakers = list(leaders)
             self.speaker_i = 0
             self._speak()
-        elif len(leaders) > 1 and self.rules.revote and kind is Step.REVOTE:
-            self._open_vote(Step.REMOVEALL, leaders)
+        elif len(leaders) > 1 and self.rules.revote and kind is REVOTE:
+            self._open_vote(REMOVEALL, leaders)
         else:
-            self.step = Step.DONE
+            self.step = DONE
 
     def _removeall_yes(self, a: A.RemoveAllYes) -> None:
         self._over()
-        if self.phase is not Phase.DAY or self.step is not Step.REMOVEALL:
+        if self.phase is not DAY or self.step is not REMOVEALL:
             raise IllegalAction("the remove-all question is not being asked")
         seat = self._living_seat(a.seat, " and cannot vote")
         if seat in self.yes:
@@ -216,10 +239,10 @@ class Day(State):
         if yes * 2 > len(self.live):
             self._voted_out(list(self.candidates), "removeall")
         else:
-            self.step = Step.DONE
+            self.step = DONE
 
     def _voted_out(self, seats: list[int], by: str) -> None:
-        self.step = Step.DONE
+        self.step = DONE
         voters = [s for s, t in self.ballots.items() if t in seats]
         self._eliminate([(s, by) for s in seats])
         taker = 0
@@ -229,7 +252,7 @@ class Day(State):
                 break
         live_voters = tuple(v for v in voters if self.alive[v]) if taker else ()
         if live_voters:
-            self.step = Step.TAKE
+            self.step = TAKE
             self.take_seat = taker
             self.take_voters = live_voters
             self._fx.append(E.TakeAwaited(taker, live_voters))
@@ -238,12 +261,12 @@ class Day(State):
 
     def _take(self, a: A.Take) -> None:
         self._over()
-        if self.phase is not Phase.DAY or self.step is not Step.TAKE or a.seat != self.take_seat:
+        if self.phase is not DAY or self.step is not TAKE or a.seat != self.take_seat:
             raise IllegalAction(f"seat {a.seat} has nobody to take along")
         t = self._living_seat(a.target)
         if t not in self.take_voters:
             raise IllegalAction(f"seat {t} did not vote for seat {a.seat}")
-        self.step = Step.DONE
+        self.step = DONE
         self.take_seat = 0
         self._eliminate([(t, self.roles[a.seat])])
         self._end_eliminations()
@@ -256,11 +279,11 @@ class Day(State):
             self._after_speech()
         elif st in _BALLOTS:
             self._tally()
-        elif st is Step.REMOVEALL:
+        elif st is REMOVEALL:
             self._close_removeall()
-        elif st is Step.TAKE:
+        elif st is TAKE:
             # he named nobody: nobody goes with him, and the day is over
-            self.step = Step.DONE
+            self.step = DONE
             self.take_seat = 0
             self._end_eliminations()
         else:

@@ -3,26 +3,58 @@
 Pure: no clock, no I/O, randomness only through a seed the caller gives (`deal_from_seed`).
 `Game.apply(action)` changes the state and returns the effects; `step(game, action)` does the
 same on a copy and leaves the original alone. `Game.waiting()` says what the game waits for.
-The night lives in `night.py`, the day in `day.py`, what both share in `state.py`.
+The night lives in `night.py`, the day in `day.py`, what both share in `state.py`; the
+classes stack in one line (State, Night, Day, Game), as the compiled engine needs.
 """
 
 from __future__ import annotations
 
-import copy
 import random
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
 
 from . import actions as A
 from . import effects as E
+from .actions import (
+    Ballot,
+    Ballots,
+    BeginDay,
+    BeginNight,
+    Close,
+    Deal,
+    Decide,
+    Disqualify,
+    EndSpeech,
+    Foul,
+    Nominate,
+    RemoveAllYes,
+    Take,
+    Timeout,
+)
 from .day import _SPEAKING, _TIMER, Day
 from .effects import PUBLIC
 from .errors import IllegalAction, InvalidAction
 from .format import Format
-from .night import Night
 from .roles import ROLES, UNIQUE_ROLES, OptionValue
-from .state import Check, Out, Outcome, Phase, Step, Waiting
+from .state import (
+    DAY,
+    DONE,
+    NIGHT,
+    NONE,
+    OVER,
+    READY,
+    REMOVEALL,
+    REVOTE,
+    SETUP,
+    TAKE,
+    VOTE,
+    WINDOWS,
+    Check,
+    Out,
+    Outcome,
+    Phase,
+    Step,
+    Waiting,
+)
 from .view import Observation, observe
 
 __all__ = ["Check", "Game", "Out", "Outcome", "Phase", "Step", "Waiting", "deal_from_seed",
@@ -36,7 +68,7 @@ def deal_from_seed(fmt: Format, players: int, seed: int) -> A.Deal:
     return A.Deal(tuple(roles))
 
 
-class Game(Night, Day):
+class Game(Day):
     """One game of one format: the whole state, changed only by `apply`."""
 
     def __init__(self, fmt: Format, players: int | None = None,
@@ -54,10 +86,10 @@ class Game(Night, Day):
     def waiting(self) -> Waiting:
         """What the game waits for: which window is open, who speaks, what is voted on."""
         ph = self.phase
-        if ph in (Phase.SETUP, Phase.READY, Phase.OVER):
+        if ph in (SETUP, READY, OVER):
             return Waiting(ph.value, 0, self.step.value)
-        if ph is Phase.NIGHT:
-            if self.step is not Step.WINDOWS:
+        if ph is NIGHT:
+            if self.step is not WINDOWS:
                 return Waiting(ph.value, self.night_no, self.step.value)
             w = self.tonight[self.window_i]
             roles = self.roles
@@ -73,12 +105,12 @@ class Game(Night, Day):
         if st in _SPEAKING and self.speaker_i < len(self.speakers):
             speaker = self.speakers[self.speaker_i]
             timer = _TIMER[st]
-        elif st in (Step.VOTE, Step.REVOTE):
+        elif st in (VOTE, REVOTE):
             timer = "vote"
-        elif st is Step.REMOVEALL:
+        elif st is REMOVEALL:
             timer = "removeall"
         secs = self.fmt.timers.get(timer, 0) if timer else 0
-        voting = st in (Step.VOTE, Step.REVOTE, Step.REMOVEALL)
+        voting = st in (VOTE, REVOTE, REMOVEALL)
         return Waiting(ph.value, self.day_no, st.value, speaker=speaker,
                        nominees=tuple(self.nominees), candidates=tuple(self.candidates),
                        voters=tuple(self.live) if voting else (), timer=timer, seconds=secs)
@@ -98,34 +130,62 @@ class Game(Night, Day):
         """Apply one action; return its effects. Raises InvalidAction or IllegalAction."""
         fx: list[E.Effect] = []
         self._fx = fx
-        handler: Callable[[Game, Any], None] | None = _HANDLERS.get(type(action))
-        if handler is None:
+        # the most frequent first; compiled, each test is one type check and a direct call
+        if isinstance(action, Close):
+            self._close(action)
+        elif isinstance(action, Decide):
+            self._decide(action)
+        elif isinstance(action, Nominate):
+            self._nominate(action)
+        elif isinstance(action, Ballots):
+            self._ballots(action)
+        elif isinstance(action, BeginNight):
+            self._begin_night(action)
+        elif isinstance(action, BeginDay):
+            self._begin_day(action)
+        elif isinstance(action, EndSpeech):
+            self._end_speech(action)
+        elif isinstance(action, Ballot):
+            self._ballot(action)
+        elif isinstance(action, RemoveAllYes):
+            self._removeall_yes(action)
+        elif isinstance(action, Timeout):
+            self._timeout(action)
+        elif isinstance(action, Take):
+            self._take(action)
+        elif isinstance(action, Deal):
+            self._deal(action)
+        elif isinstance(action, Foul):
+            self._foul(action)
+        elif isinstance(action, Disqualify):
+            self._disqualify(action)
+        else:
             raise InvalidAction(f"not an action: {action!r}")
-        handler(self, action)
+        self.history.append(action)
         return fx
 
     def finish_phase(self) -> list[E.Effect]:
         """Close everything left in the running night or day, as if its timers ran out."""
         fx: list[E.Effect] = []
-        if self.phase is Phase.NIGHT:
-            while self.phase is Phase.NIGHT and self.step is Step.WINDOWS:
+        if self.phase is NIGHT:
+            while self.phase is NIGHT and self.step is WINDOWS:
                 fx += self.apply(A.Close())
-        elif self.phase is Phase.DAY:
-            while self.phase is Phase.DAY and self.step is not Step.DONE:
+        elif self.phase is DAY:
+            while self.phase is DAY and self.step is not DONE:
                 fx += self.apply(A.Close())
         return fx
 
     def _close(self, a: A.Close) -> None:
-        if self.phase is Phase.NIGHT:
+        if self.phase is NIGHT:
             self._close_window()
-        elif self.phase is Phase.DAY:
+        elif self.phase is DAY:
             self._close_day_step()
         else:
             self._over()
             raise IllegalAction("nothing is running")
 
     def _deal(self, a: A.Deal) -> None:
-        if self.phase is not Phase.SETUP:
+        if self.phase is not SETUP:
             raise IllegalAction("the roles are already dealt")
         if len(a.roles) != self.n:
             raise InvalidAction(f"the deal names {len(a.roles)} seats, the table has {self.n}")
@@ -145,13 +205,13 @@ class Game(Night, Day):
         self.alive = [False] + [True] * self.n
         self.live = list(range(1, self.n + 1))
         self._index_roles()
-        self.phase = Phase.READY
-        self.step = Step.NONE
+        self.phase = READY
+        self.step = NONE
 
     # -- the host ------------------------------------------------------------------------
     def _foul(self, a: A.Foul) -> None:
         self._over()
-        if self.phase not in (Phase.NIGHT, Phase.DAY):
+        if self.phase not in (NIGHT, DAY):
             raise IllegalAction("the game has not started")
         seat = self._living_seat(a.seat)
         self.fouls[seat] += 1
@@ -164,17 +224,17 @@ class Game(Night, Day):
         """A critical foul takes effect at once, by day or by night: the seat casts no
         ballot, can no longer be voted out, and the win check runs."""
         self._over()
-        if self.phase not in (Phase.NIGHT, Phase.DAY):
+        if self.phase not in (NIGHT, DAY):
             raise IllegalAction("the game has not started")
         seat = self._living_seat(a.seat)
         self.critical_fouls += 1
         step = self.step
         self._eliminate([(seat, "disqualified")])
-        if self.phase is Phase.DAY and step in (Step.VOTE, Step.REVOTE, Step.REMOVEALL) \
+        if self.phase is DAY and step in (VOTE, REVOTE, REMOVEALL) \
                 and not self.candidates:
-            self.step = Step.DONE
-        if self.phase is Phase.DAY and step is Step.TAKE and seat == self.take_seat:
-            self.step = Step.DONE
+            self.step = DONE
+        if self.phase is DAY and step is TAKE and seat == self.take_seat:
+            self.step = DONE
         self._end_eliminations()
 
 
@@ -191,26 +251,12 @@ def composition_error(fmt: Format, n: int, roles: tuple[str, ...] | list[str]) -
     return f"the deal is not the {fmt.id} format's for {n} players: " + ", ".join(diff)
 
 
-_HANDLERS: dict[type, Callable[[Game, Any], None]] = {
-    A.Deal: Game._deal,
-    A.BeginNight: Game._begin_night,
-    A.BeginDay: Game._begin_day,
-    A.Decide: Game._decide,
-    A.Timeout: Game._timeout,
-    A.Close: Game._close,
-    A.EndSpeech: Game._end_speech,
-    A.Nominate: Game._nominate,
-    A.Ballot: Game._ballot,
-    A.Ballots: Game._ballots,
-    A.RemoveAllYes: Game._removeall_yes,
-    A.Take: Game._take,
-    A.Foul: Game._foul,
-    A.Disqualify: Game._disqualify,
-}
-
-
 def step(game: Game, action: A.Action) -> tuple[Game, list[E.Effect]]:
-    """The pure form: a new state and the effects; `game` itself is left as it was."""
-    new = copy.deepcopy(game)
+    """The pure form: a new state and the effects; `game` itself is left as it was. The new
+    state is the same game played again from its history (a state is its actions), then
+    `action`."""
+    new = Game(game.fmt, game.n, game.opt)
+    for past in game.history:
+        new.apply(past)
     fx = new.apply(action)
     return new, fx

@@ -17,3 +17,7 @@ class IllegalAction(RulesError):
 
 class FormatError(RulesError):
     """A format file is inconsistent: an unknown role, a composition that does not add up."""
+
+
+class GameTooLong(RuntimeError):
+    """A bot game that did not end: a rules bug (the soak test looks for these)."""

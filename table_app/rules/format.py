@@ -8,7 +8,7 @@ TOML file, changes it and loads it with `load_format(path)`; `find_format(id)` g
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from .errors import FormatError, InvalidAction
 from .roles import DECISIONS, OPTION_DEFAULTS, OPTION_TYPES, ROLE, ROLES, OptionValue
+from .tally import Tally
 
 BUILTIN_FORMATS = ("yakuza", "classic", "city")
 
@@ -30,30 +31,6 @@ class Window:
     timer: str
     night1_timer: str | None
     from_night: int
-
-
-class Tally:
-    """Who is alive, by side, and which sides can still kill at night: what a win rule
-    looks at. `armed` is worked out only when a rule asks for it."""
-
-    __slots__ = ("alive", "count", "_armed", "_find_armed")
-
-    def __init__(self, alive: int, count: Mapping[str, int],
-                 armed: frozenset[str] | Callable[[], frozenset[str]]) -> None:
-        self.alive = alive
-        self.count = count
-        self._armed = armed if isinstance(armed, frozenset) else None
-        self._find_armed = None if isinstance(armed, frozenset) else armed
-
-    @property
-    def armed(self) -> frozenset[str]:
-        if self._armed is None:
-            assert self._find_armed is not None
-            self._armed = self._find_armed()
-        return self._armed
-
-    def __getitem__(self, side: str) -> int:
-        return self.count.get(side, 0)
 
 
 class Format:

@@ -6,14 +6,35 @@ how a seat reacts to it from its `RoleDef` (roles.py).
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import actions as A
 from . import effects as E
 from .errors import IllegalAction, InvalidAction
 from .format import Window
 from .roles import DECISION, ROLE, Act
-from .state import Check, Choice, How, Phase, State, Step
+from .state import (
+    DAY,
+    DONE,
+    NIGHT,
+    OVER,
+    SETUP,
+    WINDOWS,
+    Check,
+    Choice,
+    How,
+    State,
+)
 
 _SHOWS = (Act.CHECK, Act.SEARCH)
+# the members the hot paths compare with, as constants (see state.py)
+_KILL: Final = Act.KILL
+_SAVE: Final = Act.SAVE
+_PROTECT: Final = Act.PROTECT
+_CHECK: Final = Act.CHECK
+_SEARCH: Final = Act.SEARCH
+_CHOSEN: Final = How.CHOSEN
+_TIMEOUT: Final = How.TIMEOUT
 _NOBODY: frozenset[int] = frozenset()
 
 
@@ -23,16 +44,16 @@ class Night(State):
     # -- windows -------------------------------------------------------------------------
     def _begin_night(self, a: A.BeginNight) -> None:
         self._over()
-        if self.phase is Phase.SETUP:
+        if self.phase is SETUP:
             raise IllegalAction("no deal: the roles must be dealt before the first night")
-        if self.phase is Phase.NIGHT:
+        if self.phase is NIGHT:
             raise IllegalAction(f"night {self.night_no} is still running")
-        if self.phase is Phase.DAY and self.step is not Step.DONE:
+        if self.phase is DAY and self.step is not DONE:
             raise IllegalAction(f"day {self.day_no} is not over")
         self.night_no += 1
         self.label = f"night {self.night_no}"
-        self.phase = Phase.NIGHT
-        self.step = Step.WINDOWS
+        self.phase = NIGHT
+        self.step = WINDOWS
         n = self.night_no
         plan = self.night_plan = self.rules.plan(n)
         self.tonight = plan.windows
@@ -53,7 +74,7 @@ class Night(State):
         self._fx.append(self.night_plan.wake[self.window_i])
 
     def _close_window(self) -> None:
-        if self.step is not Step.WINDOWS:
+        if self.step is not WINDOWS:
             raise IllegalAction("the night is over; the day has not begun")
         plan, i = self.night_plan, self.window_i + 1
         self._fx.append(plan.sleep[i - 1])
@@ -76,7 +97,7 @@ class Night(State):
 
     def open_decisions(self) -> list[str]:
         """The decisions of the open night window that are still to be made."""
-        if self.phase is not Phase.NIGHT or self.step is not Step.WINDOWS:
+        if self.phase is not NIGHT or self.step is not WINDOWS:
             return []
         decided = self.decided
         return [d for d in self.night_plan.decisions[self.window_i] if d not in decided]
@@ -92,7 +113,7 @@ class Night(State):
         """Why `d` may not name seat `t` now, or None when it may."""
         if not self.alive[t]:
             return f"seat {t} is out of the game"
-        r = self.rules.target_rule[(d, mode)]
+        r = self.rules.target_rule[d][mode]
         if t == actor and not r.self_ok:
             return f"the {d} cannot choose himself"
         if r.save:
@@ -111,12 +132,12 @@ class Night(State):
         `_target_error` lets through, found from the same rule without asking seat by seat."""
         i = self.window_of.get(decision)
         if i is None or i < self.window_i or self.rules.from_night[decision] > self.night_no \
-                or self.phase is not Phase.NIGHT:
+                or self.phase is not NIGHT:
             return []
-        actor = self._actors[decision] if decision in self._actors else self.actor(decision)
+        actor = self.actor(decision)
         if actor is None:
             return []
-        r = self.rules.target_rule.get((decision, mode))
+        r = self.rules.target_rule[decision].get(mode)
         if r is None or r.from_night > self.night_no or (
                 r.shots is not None and self.shots.get(decision, 0) >= r.shots):
             return []
@@ -130,25 +151,25 @@ class Night(State):
         return [s for s in self.live if s != actor]
 
     def _decide(self, a: A.Decide) -> None:
-        if self.phase is Phase.OVER:
+        if self.phase is OVER:
             self._over()
         d = a.decision
         dd = DECISION.get(d)
         if dd is None:
             raise InvalidAction(f"unknown role '{d}'")
-        if self.phase is not Phase.NIGHT or self.step is not Step.WINDOWS:
+        if self.phase is not NIGHT or self.step is not WINDOWS:
             raise IllegalAction(f"'{d}' is a night decision and no night is running")
         i = self.window_of.get(d)
         if i is None or i < self.window_i or self.rules.from_night[d] > self.night_no:
             raise IllegalAction(self._available(d) or "")
         if d in self.decided:
             raise IllegalAction(f"the {d} has already decided tonight")
-        actor = self._actors[d] if d in self._actors else self.actor(d)
+        actor = self.actor(d)
         if actor is None:
             raise IllegalAction(self._why_no_actor(d))
         mode, t = a.mode, a.target
         if dd.modes:
-            if t is not None and (d, mode) not in self.rules.target_rule:
+            if t is not None and mode not in self.rules.target_rule[d]:
                 raise InvalidAction(
                     f"the {d} must " + " or ".join(f"'{m}'" for m, _ in dd.modes))
         elif mode:
@@ -162,7 +183,7 @@ class Night(State):
             why = self._target_error(d, actor, t, mode)
             if why:
                 raise IllegalAction(why)
-        self.decided[d] = Choice(t, mode, How.CHOSEN)
+        self.decided[d] = Choice(t, mode, _CHOSEN)
         self._fx.append(E.Decided(d, t, mode))
         if t is not None and not self.rules.at_dawn and dd.shows:
             self._show(d, t, mode, actor, protected=_NOBODY)
@@ -185,9 +206,9 @@ class Night(State):
         """A check or a search lands: its result goes to the deciding seat only."""
         dd = DECISION[d]
         act = dd.act_for(mode) if mode else dd.act
-        if act is Act.SEARCH:
+        if act is _SEARCH:
             result = dd.found if self.roles[t] in dd.seeks else "no"
-        elif act is Act.CHECK:
+        elif act is _CHECK:
             result = "red" if t in protected else self.rules.looks[self.roles[t]]
         else:
             return
@@ -200,7 +221,7 @@ class Night(State):
         d = a.decision
         if d not in DECISION:
             raise InvalidAction(f"unknown role '{d}'")
-        if self.phase is not Phase.NIGHT or self.step is not Step.WINDOWS:
+        if self.phase is not NIGHT or self.step is not WINDOWS:
             raise IllegalAction(f"'timeout {d}' belongs to a night and no night is running")
         i = self.window_of.get(d)
         if i is None:
@@ -209,7 +230,7 @@ class Night(State):
             raise IllegalAction(f"the {self.tonight[i].name} window is closed")
         if d in self.decided:
             raise IllegalAction(f"the {d} has already decided tonight")
-        self.decided[d] = Choice(None, "", How.TIMEOUT)
+        self.decided[d] = Choice(None, "", _TIMEOUT)
 
     # -- dawn ----------------------------------------------------------------------------
     def _first_outside(self, side: str) -> int | None:
@@ -232,15 +253,14 @@ class Night(State):
     def _resolve_night(self) -> None:
         """Dawn: blocks, saves and protections, kills, checks and witnesses, then who dies,
         who turns, who is taken along."""
-        self.step = Step.DONE
+        self.step = DONE
         fx = self._fx
         decided, roles, rules, plan = self.decided, self.roles, self.rules, self.night_plan
-        actor = self.actor
 
         blocked: set[int] = set()
         for d in plan.blocks:
             c = decided.get(d)
-            if c and c.target is not None and actor(d) is not None \
+            if c and c.target is not None and self.actor(d) is not None \
                     and roles[c.target] not in rules.unblockable:
                 blocked.add(c.target)
 
@@ -248,20 +268,20 @@ class Night(State):
         protected: set[int] = set()
         attacks: dict[int, list[tuple[str, int]]] = {}   # target -> [(by, attacker)]
         for d in plan.lands:
-            seat = actor(d)
+            seat = self.actor(d)
             if seat is None or seat in blocked:
                 continue
             c = decided.get(d)
             if c is None:
                 t, mode, timed_out = None, "", True
             else:
-                t, mode, timed_out = c.target, c.mode, c.how is How.TIMEOUT
+                t, mode, timed_out = c.target, c.mode, c.how is _TIMEOUT
             dd = DECISION[d]
             act = dd.act_for(mode) if mode else dd.act
-            if act is Act.KILL:
+            if act is _KILL:
                 if t is None and dd.follows:
                     order_c = decided.get(dd.follows)
-                    if order_c and order_c.target is not None and actor(dd.follows):
+                    if order_c and order_c.target is not None and self.actor(dd.follows):
                         t = order_c.target
                         fx.append(E.Decided(d, t, default=True))
                 if t is None and timed_out and rules.flag.get(f"{d}_default_kill"):
@@ -275,7 +295,7 @@ class Night(State):
                             attacks[t].append((dd.label, seat))
                         else:
                             attacks[t] = [(dd.label, seat)]
-            elif act is Act.SAVE:
+            elif act is _SAVE:
                 if t is None and timed_out and rules.flag.get(f"{d}_auto_save"):
                     t = self._auto_save(d, seat)
                     if t is not None:
@@ -285,7 +305,7 @@ class Night(State):
                     if t == seat:
                         self.saved_self.add(d)
                     self.saved_before.setdefault(d, set()).add(t)
-            elif act is Act.PROTECT and t is not None:
+            elif act is _PROTECT and t is not None:
                 protected.add(t)
 
         dying: list[tuple[int, str]] = []
@@ -316,12 +336,12 @@ class Night(State):
             shield = frozenset(protected)
             for d in plan.shows:
                 c = decided.get(d)
-                seat = actor(d)
+                seat = self.actor(d)
                 if seat is None or seat in blocked or c is None or c.target is None:
                     continue
                 self._show(d, c.target, c.mode, seat, shield)
         for d in plan.witnesses:
-            seat = actor(d)
+            seat = self.actor(d)
             c = decided.get(d)
             if seat is not None and seat not in blocked and c and c.target is not None:
                 fx.append(E.Witness(c.target, tuple(who for _, who in attacks.get(c.target, ())),

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, Final
 
+from . import actions as A
 from . import effects as E
 from .errors import IllegalAction, InvalidAction
-from .format import Format, Tally, Window
+from .format import Format, Window
 from .roles import DECISION, ROLE, Act, DecisionDef, OptionValue
+from .tally import Tally
 
 
 class Phase(StrEnum):
@@ -41,6 +43,25 @@ class Step(StrEnum):
     DONE = "done"
 
 
+# The members as constants, for the hot paths: in the compiled engine a `Final` is read
+# straight from memory, where `Phase.NIGHT` is a lookup by name on every use.
+SETUP: Final = Phase.SETUP
+READY: Final = Phase.READY
+NIGHT: Final = Phase.NIGHT
+DAY: Final = Phase.DAY
+OVER: Final = Phase.OVER
+NONE: Final = Step.NONE
+WINDOWS: Final = Step.WINDOWS
+SPEECHES: Final = Step.SPEECHES
+DEFENCE: Final = Step.DEFENCE
+VOTE: Final = Step.VOTE
+TIE: Final = Step.TIE
+REVOTE: Final = Step.REVOTE
+REMOVEALL: Final = Step.REMOVEALL
+TAKE: Final = Step.TAKE
+DONE: Final = Step.DONE
+
+
 class How(StrEnum):
     """How a night decision was settled."""
 
@@ -48,7 +69,8 @@ class How(StrEnum):
     TIMEOUT = "timeout"      # the window ran out: the technical default applies
 
 
-class Choice(NamedTuple):
+@dataclass(slots=True)
+class Choice:
     """One decision made tonight: its target (None: nothing), its mode, and how."""
 
     target: int | None
@@ -116,7 +138,8 @@ class Waiting:
     seconds: int = 0
 
 
-class TargetRule(NamedTuple):
+@dataclass(slots=True)
+class TargetRule:
     """Whom one decision, made one way, may name: read once from its definition and options."""
 
     act: Act
@@ -169,18 +192,20 @@ class Rules:
         self.leaders = frozenset(r for r in fmt.roles if ROLE[r].leads)
         self.may_lead = frozenset(r for r in fmt.roles if ROLE[r].may_lead)
         self.successions = tuple((r, ROLE[r].succeeds) for r in fmt.roles if ROLE[r].succeeds)
-        self.target_rule: dict[tuple[str, str], TargetRule] = {}
+        # decision -> mode -> its rule (nested, so a lookup makes no tuple)
+        self.target_rule: dict[str, dict[str, TargetRule]] = {}
         for d in DECISION.values():
+            ways = self.target_rule[d.id] = {}
             for mode, act in ((("", d.act),) + d.modes):
                 shows = act in (Act.CHECK, Act.SEARCH)
-                self.target_rule[(d.id, mode)] = TargetRule(
+                ways[mode] = TargetRule(
                     act, d.self_ok or (shows and self.self_check), act is Act.SAVE,
                     self.flag.get(f"{d.id}_self_once", False),
                     self.flag.get(f"{d.id}_once_per_seat", False),
                     self.shots.get(d.id) if act is Act.KILL else None,
                     self.mode_from.get((d.id, mode), 1))
             if d.modes:      # made with modes, a decision must name one
-                del self.target_rule[(d.id, "")]
+                del ways[""]
         # each decision's maker, read once: (role, side, by_leader, needs)
         self.maker = {d.id: (_ROLE_OF[d.id], ROLE[_ROLE_OF[d.id]].side, d.by_leader, d.needs)
                       for d in DECISION.values()}
@@ -252,8 +277,8 @@ class State:
         self.alive: list[bool] = [False] * (n + 1)
         self.live: list[int] = []                 # living seats in table order
         self.side_count: dict[str, int] = {}
-        self.phase = Phase.SETUP
-        self.step = Step.NONE
+        self.phase = SETUP
+        self.step = NONE
         self.night_no = 0
         self.day_no = 0
         self.label = "day 0"                      # the running phase, as records name it
@@ -289,6 +314,7 @@ class State:
         self.take_seat = 0
         self.take_voters: tuple[int, ...] = ()
         self._fx: list[E.Effect] = []
+        self.history: list[A.Action] = []               # every action applied, in order
         self._actors: dict[str, int | None] = {}   # who makes each decision, till a change
 
     # -- who is who ----------------------------------------------------------------------
@@ -371,7 +397,7 @@ class State:
         return seat
 
     def _over(self) -> None:
-        if self.phase is Phase.OVER:
+        if self.phase is OVER:
             raise IllegalAction(f"the game is over: {self.winner} won")
 
     # -- roles ---------------------------------------------------------------------------
@@ -405,7 +431,7 @@ class State:
             self.live.remove(seat)
             count[side_of[roles[seat]]] -= 1
             self.out.append(Out(seat, label, by))
-            if self.phase is Phase.DAY or by == "disqualified":
+            if self.phase is DAY or by == "disqualified":
                 self._announce((seat,))
             self._fx.append(E.Eliminated(seat, label, by, roles[seat] if reveal else None))
             if seat in self.nominees:
@@ -433,8 +459,8 @@ class State:
         if winner is not None:
             self.winner = winner
             self._announce([o.seat for o in self.out])     # the end names every loss
-            self.phase = Phase.OVER
-            self.step = Step.NONE
+            self.phase = OVER
+            self.step = NONE
             self._fx.append(E.GameOver(winner))
 
 
