@@ -19,6 +19,7 @@ from neopixel import NeoPixel
 import fwconfig as cfg
 import padlink as pl
 import ringdraw as rd
+from pixelout import PixelOut
 
 try:
     PROTOCOL = cfg.PROTOCOL          # a test may pretend to be another firmware
@@ -54,6 +55,9 @@ class Controller:
         else:
             self.nps = [NeoPixel(Pin(pins[0], Pin.OUT), cfg.SEATS * cfg.RING)]
             self.chain = True
+        # each strip's bytes are drawn here, then handed to the writer on core 1
+        self.back = [bytearray(len(np.buf)) for np in self.nps]
+        self.out = PixelOut(self.nps, getattr(cfg, "PIXEL_WAIT", None))
         self.ring_of = list(range(cfg.SEATS))     # which ring shows each seat (ORDER)
         self.pics = [bytes([rd.DARK])] * cfg.SEATS
         self.shown_at = [0] * cfg.SEATS
@@ -76,6 +80,7 @@ class Controller:
             self.bulk = False
         self.sums = [0] * cfg.SEATS               # each ring's channel sum, kept up to date
         self.work_us = 0                          # time spent doing something (STATS)
+        self.io_us = 0                            # of which reading and writing the link
         now = ticks_ms()
         self.last_host = now
         self.host_alive = False
@@ -129,10 +134,12 @@ class Controller:
 
     # -- the link -------------------------------------------------------------------------
     def write(self, data):
+        began = ticks_us()
         try:
             self.link_out.write(data)
         except OSError:
             pass                 # nobody listening: the Pi will resend what matters
+        self.io_us += ticks_diff(ticks_us(), began)
 
     def read(self, now):
         # Take whatever is waiting, then decode it in one go. On the Pico a read of stdin
@@ -141,6 +148,7 @@ class Controller:
         # simulator says so in PADLINK_NONBLOCKING) one read takes everything waiting.
         got = self.inbox
         n = 0
+        began = ticks_us()
         if self.bulk:
             try:
                 b = self.link_in.read(256)   # non-blocking: what waits, or None
@@ -160,6 +168,7 @@ class Controller:
             n += 1
         if not n:
             return False
+        self.io_us += ticks_diff(ticks_us(), began)
         frames = self.decoder.feed(got)
         got[:] = b""
         for kind, seq, body in frames:
@@ -222,6 +231,7 @@ class Controller:
         # and stays at the REPL with no watchdog; the update ends with a reset into the new
         # firmware, and a power cut before that simply starts this one again.
         self.dark()
+        self.out.flush()
         with open(pl.SAFE_MODE_FLAG, "w") as f:
             f.write("update\n")
         machine.reset()
@@ -229,22 +239,24 @@ class Controller:
     def pump(self, now):
         frame = self.sender.due(now)
         if frame is not None:
-            began = ticks_us()
+            began, io = ticks_us(), self.io_us
             self.write(frame)
-            self.work_us += ticks_diff(ticks_us(), began)
+            self.work_us += ticks_diff(ticks_us(), began) - (self.io_us - io)
         if ticks_diff(now, self.last_beat) >= cfg.BEAT_MS:
             self.last_beat = now
             self.write(pl.frame(pl.BEAT, 0, pl.p32(now)))
             stats = pl.p16(self.decoder.bad & 0xFFFF) + pl.p16(self.sender.resends & 0xFFFF)
             self.write(pl.frame(pl.STATS, 0, stats + pl.p16(self.sender.dropped & 0xFFFF)
-                                + pl.p32(self.work_us & 0xFFFFFFFF)))
+                                + pl.p32(self.work_us & 0xFFFFFFFF)
+                                + pl.p32(self.io_us & 0xFFFFFFFF)))
 
     # -- the rings ------------------------------------------------------------------------
     def dark(self):
-        for np in self.nps:
-            for i in range(len(np)):
-                np[i] = (0, 0, 0)
-            np.write()
+        for i in range(len(self.nps)):
+            back = self.back[i]
+            for j in range(len(back)):
+                back[j] = 0
+            self.out.post(i, back)
 
     def render(self, now):
         ring = cfg.RING
@@ -275,20 +287,11 @@ class Controller:
         self.blanked = False
         for s in changed:
             r = self.ring_of[s]
-            np = self.nps[0] if self.chain else self.nps[r]
-            base = r * ring if self.chain else 0
+            # a ring's bytes straight into its strip's back buffer, in the WS2812's
+            # green-red-blue order (no method call a pixel on the hot path)
+            buf = self.back[0] if self.chain else self.back[r]
+            j = r * ring * 3 if self.chain else 0
             px = self.px[s]
-            if self.chain:
-                for k in range(ring):
-                    c = px[k]
-                    if scale < 1.0:
-                        c = (int(c[0] * scale), int(c[1] * scale), int(c[2] * scale))
-                    np[base + k] = c
-                continue
-            # a ring of its own: its bytes straight into the strip's buffer, in the WS2812's
-            # green-red-blue order (twelve method calls less on the hot path)
-            buf = np.buf
-            j = 0
             for k in range(ring):
                 c = px[k]
                 if scale < 1.0:
@@ -297,20 +300,23 @@ class Controller:
                 buf[j + 1] = c[0]
                 buf[j + 2] = c[2]
                 j += 3
-            np.write()
-        if self.chain:
-            self.nps[0].write()
+            if not self.chain:
+                self.out.post(r, buf)
+        if self.chain and changed:
+            self.out.post(0, self.back[0])
 
     def step(self):
-        # work_us (sent in STATS) is the controller's own cost of a press: making and sending
-        # its edge, taking the frames that come back (and acknowledging them), drawing the
-        # ring. The scan's pin reads and the heartbeats are the loop, not a press's work.
+        # work_us (sent in STATS) is the controller's own cost of a press: making its edge,
+        # taking the frames that come back and acknowledging them, drawing the ring and
+        # handing it to the pixel writer. Reading and writing the link is io_us, sent beside
+        # it (on the Pico a copy into the USB buffer; in the unix port a system call). The
+        # scan's pin reads and the heartbeats are the loop, not a press's work.
         now = ticks_ms()
         self.wdt.feed()
         self.scan(now)
-        began = ticks_us()
+        began, io = ticks_us(), self.io_us
         if self.read(now):
-            self.work_us += ticks_diff(ticks_us(), began)
+            self.work_us += ticks_diff(ticks_us(), began) - (self.io_us - io)
         if self.host_alive and ticks_diff(now, self.last_host) > cfg.HOST_TIMEOUT_MS:
             self.host_alive = False
             self.dirty = True
@@ -324,10 +330,10 @@ class Controller:
             self.render(now)
             self.work_us += ticks_diff(ticks_us(), began)
         if self.acks:
-            began = ticks_us()
+            began, io = ticks_us(), self.io_us
             self.write(b"".join([pl.ack_frame(q) for q in self.acks]))
             self.acks = []
-            self.work_us += ticks_diff(ticks_us(), began)
+            self.work_us += ticks_diff(ticks_us(), began) - (self.io_us - io)
 
 
 def run():

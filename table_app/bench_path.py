@@ -9,7 +9,10 @@ interleaved batch by batch, so a busy machine moves both alike.
   pin changes and the pixel frame when a byte comes back, and the same reader thread, queue
   and app thread on the Pi side that answer one byte.
 - firmware_work_per_press: the firmware's own working time (ticks_us, sent in STATS) per
-  press, beside the floor loop's time for reading and writing the same frames.
+  press: making the edge, decoding and handling what comes back, drawing the ring and handing
+  it to the pixel writer, the ACKs; beside the floor loop's time for reading and writing the
+  same frames. firmware_link_per_press: the firmware's time in the link's reads and writes
+  (system calls on the ptys here, a copy into the USB buffer on a Pico), beside the same.
 - queue_to_ring: a pad event put on the table's queue until the ring's answer goes out, with
   the journal durable on this machine's disk, beside the same with the journal on tmpfs.
 """
@@ -121,9 +124,11 @@ class _FloorPath:
         self.fw.set_pin(pin, 1)
         return _wait_frame(self.fw, n)
 
-    def work_us(self) -> int:
+    def work_us(self) -> tuple[int, int]:
+        # the floor's whole busy time is reading and writing the frames
         self.reader.write(b"q")
-        return self.work.get(timeout=5)
+        us = self.work.get(timeout=5)
+        return us, us
 
     def close(self) -> None:
         self.stop.set()
@@ -175,13 +180,14 @@ class _RealPath:
         self.fw.set_pin(pin, 1)
         return _wait_frame(self.fw, n)
 
-    def work_us(self) -> int:
+    def work_us(self) -> tuple[int, int]:
         # STATS comes with every heartbeat (0.4 s): wait for one sent after this moment
         before = self.pads.stats.get("pad_work_us")
         end = time.monotonic() + 3
         while time.monotonic() < end and self.pads.stats.get("pad_work_us") == before:
             time.sleep(0.02)
-        return int(self.pads.stats.get("pad_work_us", 0))
+        return (int(self.pads.stats.get("pad_work_us", 0)),
+                int(self.pads.stats.get("pad_io_us", 0)))
 
     def close(self) -> None:
         self.stop.set()
@@ -201,12 +207,15 @@ def press_to_ring(presses: int, reps: int = 5) -> list[dict[str, Any]]:
     f99s: list[float] = []
     works: list[float] = []
     fworks: list[float] = []
+    ios: list[float] = []
+    fios: list[float] = []
     per = max(10, presses // reps)
     try:
         time.sleep(1.0)
         for _ in range(reps):
-            for path, p50, p99, wk in ((floor, f50s, f99s, fworks), (real, p50s, p99s, works)):
-                w0 = path.work_us()
+            for path, p50, p99, wk, io in ((floor, f50s, f99s, fworks, fios),
+                                           (real, p50s, p99s, works, ios)):
+                w0, i0 = path.work_us()
                 samples = []
                 for i in range(per):
                     # a tap: down for a finger's 40 ms, and timed from its release (a tap is
@@ -222,13 +231,16 @@ def press_to_ring(presses: int, reps: int = 5) -> list[dict[str, Any]]:
                 a, b = percentiles(samples)
                 p50.append(a * 1e3)
                 p99.append(b * 1e3)
-                wk.append((path.work_us() - w0) / per)
+                w1, i1 = path.work_us()
+                wk.append((w1 - w0) / per)
+                io.append((i1 - i0) / per)
     finally:
         real.close()
         floor.close()
     return [_figure("press_to_ring_p50", "ms", p50s, f50s),
             _figure("press_to_ring_p99", "ms", p99s, f99s),
-            _figure("firmware_work_per_press", "us", works, fworks)]
+            _figure("firmware_work_per_press", "us", works, fworks),
+            _figure("firmware_link_per_press", "us", ios, fios)]
 
 
 def _figure(name: str, unit: str, runs: list[float], floors: list[float]) -> dict[str, Any]:

@@ -56,7 +56,6 @@ def test_the_drawings_match_their_sources() -> None:
 
 def test_the_controller_drawing_uses_the_firmware_pins() -> None:
     import schematic
-
     from firmware_bridge import fwconfig
     assert [b for _, b, _ in schematic.CHANNELS] == list(fwconfig.BUTTON_PINS)
     assert [r for _, _, r in schematic.CHANNELS] == list(fwconfig.RING_PINS)

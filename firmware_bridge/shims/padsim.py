@@ -10,6 +10,12 @@ import os
 import select
 import time
 
+try:
+    import _thread
+    _lock = _thread.allocate_lock()   # the pixel writer's thread sends too (pixelout.py)
+except ImportError:
+    _lock = None
+
 levels = {}
 feeds = [0]
 writes = [0]
@@ -22,6 +28,17 @@ _spikes = {}
 
 
 def _open():
+    global _in, _out, _poll
+    if _lock is not None:
+        _lock.acquire()
+    try:
+        _open_once()
+    finally:
+        if _lock is not None:
+            _lock.release()
+
+
+def _open_once():
     global _in, _out, _poll
     if _in is None:
         _in = open(os.getenv("PADSIM_IN"), "rb")
@@ -67,4 +84,10 @@ def _command(line):
 
 def send(data):
     _open()
-    _out.write(data)
+    if _lock is not None:
+        _lock.acquire()
+    try:
+        _out.write(data)
+    finally:
+        if _lock is not None:
+            _lock.release()

@@ -380,6 +380,8 @@ class SerialPads(PadBackend):
                     self.stats["pad_dropped"] = pl.u16(body, 4)
                     if len(body) >= 10:       # firmware 0.2: its own working time, in us
                         self.stats["pad_work_us"] = pl.u32(body, 6)
+                    if len(body) >= 14:       # firmware 0.3: and its time on the link
+                        self.stats["pad_io_us"] = pl.u32(body, 10)
                 elif kind == pl.EDGE and seq and self.connected.is_set():
                     if not self._within_rate(now):
                         continue          # not acknowledged: the controller sends it again

@@ -1,0 +1,95 @@
+# The rings' pixels go out on the Pico's second core, so the scan loop never waits on them.
+#
+# Writing a WS2812 ring blocks its caller (MicroPython's bitstream: 0.36 ms for 12 pixels,
+# interrupts off). Here the scan loop only copies a drawn ring into a staging buffer and marks
+# it; a thread - on the RP2040 it runs on core 1, which has nothing else to do - takes the
+# marked rings and writes them. A ring is never written half old, half new: the writer copies
+# the staged bytes into the strip's own buffer under the lock, then writes outside it.
+#
+# How the writer waits: on the Pico it looks every 50 us (a core of its own; no lock is ever
+# released by the core that did not take it). Elsewhere (the unix port in the tests, where a
+# polling thread would take a CPU from the Pi's side) it sleeps on a lock the scan loop
+# releases. fwconfig.PIXEL_WAIT = "poll" or "lock" chooses; the default follows the port.
+#
+# Without _thread the writes happen at once, in the caller.
+
+import sys
+import time
+
+try:
+    import _thread
+except ImportError:
+    _thread = None
+
+
+class PixelOut:
+    def __init__(self, strips, wait=None):
+        self.strips = strips
+        self.staged = [bytearray(len(s.buf)) for s in strips]
+        self.pending = 0                 # one bit per strip: staged and not yet written
+        self.writing = False
+        self.writes = 0
+        self.threaded = _thread is not None
+        if not self.threaded:
+            return
+        if wait is None:
+            wait = "poll" if sys.platform == "rp2" else "lock"
+        self.lock = _thread.allocate_lock()
+        self.wake = None
+        if wait == "lock":
+            self.wake = _thread.allocate_lock()
+            self.wake.acquire()          # held: the writer sleeps until a post lets it go
+        _thread.start_new_thread(self._run, ())
+
+    def post(self, i, data):
+        """Strip `i` is to show `data` (its bytes in the strip's own order)."""
+        if not self.threaded:
+            self.strips[i].buf[:] = data
+            self.strips[i].write()
+            self.writes += 1
+            return
+        self.lock.acquire()
+        self.staged[i][:] = data
+        self.pending |= 1 << i
+        self.lock.release()
+        wake = self.wake
+        # only the writer takes `wake` and only this side lets it go, so a lock seen taken
+        # is still taken when released here
+        if wake is not None and wake.locked():
+            wake.release()
+
+    def idle(self):
+        """Is every posted strip written?"""
+        return not self.pending and not self.writing
+
+    def flush(self, timeout_ms=100):
+        """Wait (a little) until every posted strip is written: before a reset."""
+        start = time.ticks_ms()
+        while not self.idle() and time.ticks_diff(time.ticks_ms(), start) < timeout_ms:
+            time.sleep_ms(1)
+
+    def _run(self):
+        strips, staged = self.strips, self.staged
+        n = len(strips)
+        while True:
+            if self.wake is not None:
+                self.wake.acquire()
+            self.lock.acquire()
+            due = self.pending
+            if due:
+                self.writing = True      # before pending clears: idle() is never true early
+            self.pending = 0
+            if due:
+                for i in range(n):
+                    if due >> i & 1:
+                        strips[i].buf[:] = staged[i]
+            self.lock.release()
+            if not due:
+                if self.wake is None:
+                    time.sleep_us(50)
+                continue
+            for i in range(n):
+                if due >> i & 1:
+                    strips[i].write()
+                    self.writes += 1
+            self.writing = False
