@@ -7,6 +7,7 @@ import time
 
 import select
 import machine
+import micropython
 from machine import WDT, Pin
 
 try:
@@ -34,6 +35,8 @@ except ImportError:
 ticks_ms = time.ticks_ms
 ticks_us = time.ticks_us
 ticks_diff = time.ticks_diff
+SEATS = cfg.SEATS
+RING = cfg.RING
 
 
 class Controller:
@@ -60,6 +63,7 @@ class Controller:
         self.out = PixelOut(self.nps, getattr(cfg, "PIXEL_WAIT", None))
         self.ring_of = list(range(cfg.SEATS))     # which ring shows each seat (ORDER)
         self.pics = [bytes([rd.DARK])] * cfg.SEATS
+        self.anim = [False] * cfg.SEATS          # rings that move by themselves (countdowns)
         self.shown_at = [0] * cfg.SEATS
         self.stale = [True] * cfg.SEATS          # rings whose pixels must be worked out again
         self.px = [[(0, 0, 0)] * cfg.RING for _ in range(cfg.SEATS)]
@@ -80,7 +84,7 @@ class Controller:
             self.bulk = False
         self.sums = [0] * cfg.SEATS               # each ring's channel sum, kept up to date
         self.work_us = 0                          # time spent doing something (STATS)
-        self.io_us = 0                            # of which reading and writing the link
+        self.io_us = 0                            # system calls apart from it (see step)
         now = ticks_ms()
         self.last_host = now
         self.host_alive = False
@@ -97,6 +101,7 @@ class Controller:
             self.boot = pl.p32(ticks_ms() ^ 0x5A5A5A5A)
 
     # -- buttons --------------------------------------------------------------------------
+    @micropython.native
     def scan(self, now):
         # A press counts once the pin has read pressed for MIN_PRESS_MS, stamped when it
         # began: a spike of noise on a long cable never leaves the controller (a tap is taken
@@ -141,6 +146,7 @@ class Controller:
             pass                 # nobody listening: the Pi will resend what matters
         self.io_us += ticks_diff(ticks_us(), began)
 
+    @micropython.native
     def read(self, now):
         # Take whatever is waiting, then decode it in one go. On the Pico a read of stdin
         # waits for as many bytes as it asks, so it asks for one at a time (each a copy out
@@ -175,6 +181,7 @@ class Controller:
             self.handle(kind, seq, body, now)
         return True
 
+    @micropython.native
     def handle(self, kind, seq, body, now):
         self.last_host = now
         if not self.host_alive:
@@ -201,7 +208,9 @@ class Controller:
         if not self.receiver.fresh(seq):
             return               # a resend of what was already done
         if kind == pl.SHOW and len(body) >= 2 and 1 <= body[0] <= cfg.SEATS:
-            self.pics[body[0] - 1] = bytes(body[1:])
+            pic = bytes(body[1:])
+            self.pics[body[0] - 1] = pic
+            self.anim[body[0] - 1] = rd.animated(pic)
             self.shown_at[body[0] - 1] = now
             self.stale[body[0] - 1] = True
             self.dirty = True
@@ -258,23 +267,24 @@ class Controller:
                 back[j] = 0
             self.out.post(i, back)
 
+    @micropython.native
     def render(self, now):
-        ring = cfg.RING
+        ring, seats = RING, SEATS
         if not self.host_alive:
             self.dark()                     # a table without its Pi shows no secret
             self.blanked = True
             return
         cap = self.cap / 255
         changed = []
-        sums = self.sums
-        for s in range(cfg.SEATS):
+        sums, stale, anim = self.sums, self.stale, self.anim
+        for s in range(seats):
             # only the rings that changed or move by themselves are worked out again, and
             # only their pixel sums (for the current budget)
-            if self.stale[s] or rd.animated(self.pics[s]):
+            if stale[s] or anim[s]:
                 t = ticks_diff(now, self.shown_at[s]) / 1000
                 px = rd.render(self.pics[s], t, ring, self.rot[s], cap)
                 self.px[s] = px
-                self.stale[s] = False
+                stale[s] = False
                 changed.append(s)
                 total = 0
                 for c in px:
@@ -282,35 +292,39 @@ class Controller:
                 sums[s] = total
         scale = rd.budget_scale(sum(sums), self.budget)
         if scale != self.scale or self.blanked:
-            changed = range(cfg.SEATS)          # every pixel moves: write them all
+            changed = range(seats)              # every pixel moves: write them all
         self.scale = scale
         self.blanked = False
+        dim = scale < 1.0
+        chain = self.chain
         for s in changed:
             r = self.ring_of[s]
             # a ring's bytes straight into its strip's back buffer, in the WS2812's
             # green-red-blue order (no method call a pixel on the hot path)
-            buf = self.back[0] if self.chain else self.back[r]
-            j = r * ring * 3 if self.chain else 0
+            buf = self.back[0] if chain else self.back[r]
+            j = r * ring * 3 if chain else 0
             px = self.px[s]
             for k in range(ring):
                 c = px[k]
-                if scale < 1.0:
+                if dim:
                     c = (int(c[0] * scale), int(c[1] * scale), int(c[2] * scale))
                 buf[j] = c[1]
                 buf[j + 1] = c[0]
                 buf[j + 2] = c[2]
                 j += 3
-            if not self.chain:
+            if not chain:
                 self.out.post(r, buf)
-        if self.chain and changed:
+        if chain and changed:
             self.out.post(0, self.back[0])
 
     def step(self):
         # work_us (sent in STATS) is the controller's own cost of a press: making its edge,
         # taking the frames that come back and acknowledging them, drawing the ring and
-        # handing it to the pixel writer. Reading and writing the link is io_us, sent beside
-        # it (on the Pico a copy into the USB buffer; in the unix port a system call). The
-        # scan's pin reads and the heartbeats are the loop, not a press's work.
+        # handing it to the pixel writer. The system calls that stand in for the Pico's
+        # hardware are io_us, sent beside it: reading and writing the link (on the Pico a copy
+        # into the USB buffer) and, in the unix port, waking the pixel writer's thread (the
+        # Pico's core 1 needs no waking). The scan's pin reads and the heartbeats are the
+        # loop, not a press's work.
         now = ticks_ms()
         self.wdt.feed()
         self.scan(now)
@@ -323,12 +337,14 @@ class Controller:
         self.pump(now)
         # a new picture is drawn at once; animations are redrawn every FRAME_MS
         if self.dirty or (ticks_diff(now, self.last_frame) >= cfg.FRAME_MS
-                          and any(rd.animated(p) for p in self.pics)):
+                          and any(self.anim)):
             self.last_frame = now
             self.dirty = False
-            began = ticks_us()
+            began, woke = ticks_us(), self.out.wake_us
             self.render(now)
-            self.work_us += ticks_diff(ticks_us(), began)
+            woke = self.out.wake_us - woke
+            self.io_us += woke
+            self.work_us += ticks_diff(ticks_us(), began) - woke
         if self.acks:
             began, io = ticks_us(), self.io_us
             self.write(b"".join([pl.ack_frame(q) for q in self.acks]))

@@ -29,6 +29,7 @@ class PixelOut:
         self.pending = 0                 # one bit per strip: staged and not yet written
         self.writing = False
         self.writes = 0
+        self.wake_us = 0                 # time spent waking the writer (lock mode only)
         self.threaded = _thread is not None
         if not self.threaded:
             return
@@ -54,9 +55,12 @@ class PixelOut:
         self.lock.release()
         wake = self.wake
         # only the writer takes `wake` and only this side lets it go, so a lock seen taken
-        # is still taken when released here
+        # is still taken when released here. Waking a sleeping thread is a system call
+        # (futex) that the Pico's polling core 1 never needs: timed apart in wake_us.
         if wake is not None and wake.locked():
+            began = time.ticks_us()
             wake.release()
+            self.wake_us += time.ticks_diff(time.ticks_us(), began)
 
     def idle(self):
         """Is every posted strip written?"""

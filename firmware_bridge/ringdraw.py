@@ -18,6 +18,16 @@
 # `t` is the seconds since the picture was shown: a countdown counts down by itself and
 # blinks its last 10 s, so the Pi sends it once.
 
+# render() is compiled to machine code on the Pico (@micropython.native); CPython runs it as is.
+try:
+    import micropython
+except ImportError:      # CPython (the Pi's side): the decorator changes nothing
+    class micropython:   # noqa: N801
+        @staticmethod
+        def native(f):
+            return f
+
+
 DARK = 0
 PICK = 1
 VOTE = 2
@@ -64,6 +74,7 @@ def valid(pic):
     return len(pic) > 0 and pic[0] <= FAULT and len(pic) >= NEED.get(pic[0], 1)
 
 
+@micropython.native
 def render(pic, t=0.0, size=12, rotation=0, cap=1.0):
     """The ring's pixels (a list of (r, g, b)) for picture bytes `pic` at time `t`."""
     px = [OFF] * size

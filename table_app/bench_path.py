@@ -11,8 +11,9 @@ interleaved batch by batch, so a busy machine moves both alike.
 - firmware_work_per_press: the firmware's own working time (ticks_us, sent in STATS) per
   press: making the edge, decoding and handling what comes back, drawing the ring and handing
   it to the pixel writer, the ACKs; beside the floor loop's time for reading and writing the
-  same frames. firmware_link_per_press: the firmware's time in the link's reads and writes
-  (system calls on the ptys here, a copy into the USB buffer on a Pico), beside the same.
+  same frames. firmware_link_per_press: the firmware's time in the system calls that stand in
+  for the Pico's hardware (the link's reads and writes on the ptys, a copy into the USB buffer
+  on a Pico; waking the pixel thread, which the Pico's core 1 never needs), beside the same.
 - queue_to_ring: a pad event put on the table's queue until the ring's answer goes out, with
   the journal durable on this machine's disk, beside the same with the journal on tmpfs.
 """

@@ -162,6 +162,37 @@ class _ByteByByte:
         return out
 
 
+def _cobs_reference(data: bytes) -> bytes:
+    """COBS as its paper writes it: blocks of at most 254 non-zero bytes, each after its
+    length + 1; a zero ends a block; a full block ends one without a zero."""
+    out, block = bytearray(), bytearray()
+    for b in data:
+        if b == 0:
+            out += bytes([len(block) + 1]) + block
+            block = bytearray()
+        else:
+            block.append(b)
+            if len(block) == 254:
+                out += b"\xff" + block
+                block = bytearray()
+    return bytes(out + bytes([len(block) + 1]) + block)
+
+
+def test_cobs_in_one_pass_is_cobs_under_both_interpreters() -> None:
+    rng = random.Random(13)
+    cases = [bytes(rng.choice([0, 0, 1, 255, rng.randrange(256)])
+                   for _ in range(rng.randrange(0, 600))) for _ in range(300)]
+    cases += [b"", b"\x00", b"\x01" * 254, b"\x01" * 254 + b"\x00", b"\x01" * 508]
+    want = [_cobs_reference(c) for c in cases]
+    assert [pl.cobs_encode(c) for c in cases] == want
+    # the Pico's machine-code build of the same function (a command line holds a few)
+    few = cases[-5:] + [c[:300] for c in cases[:40]]
+    code = ("import padlink as pl\n"
+            f"for c in {[c.hex() for c in few]!r}:\n"
+            "    print(pl.cobs_encode(bytes.fromhex(c)).hex())\n")
+    assert _mp(code).split() == [_cobs_reference(c).hex() for c in few]
+
+
 def test_the_decoder_reads_as_the_protocol_says_whatever_the_splits() -> None:
     rng = random.Random(11)
     for _ in range(400):
