@@ -272,14 +272,26 @@ BENCHES: dict[str, Callable[[argparse.Namespace], None]] = {
 }
 
 
-def main() -> None:
+def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line; no bench named means every one."""
     p = argparse.ArgumentParser(prog="python -m table_app.bench")
-    p.add_argument("which", nargs="*", choices=list(BENCHES), default=[])
+    # (no `choices` here: argparse checks an empty list's default against them and fails)
+    p.add_argument("which", nargs="*", metavar="|".join(BENCHES),
+                   help="the benches to run (all when none is named)")
     p.add_argument("--seconds", type=float, default=3.0)
     p.add_argument("--presses", type=int, default=1000)
     p.add_argument("--json", action="store_true", help="one JSON object a figure")
-    args = p.parse_args()
-    for name in args.which or list(BENCHES):
+    args = p.parse_args(argv)
+    unknown = [w for w in args.which if w not in BENCHES]
+    if unknown:
+        p.error(f"no bench '{unknown[0]}' (one of {', '.join(BENCHES)})")
+    args.which = args.which or list(BENCHES)
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse(argv)
+    for name in args.which:
         BENCHES[name](args)
 
 
