@@ -81,6 +81,7 @@ def _record(args: Any, app: TableApp, names: Any) -> Any:
     app.observers.append(recorder)
     if app.table is not None:
         recorder(app.table)           # a game that ended before a restart, not yet recorded
+    recorder.resume()                 # and games the league did not get before it
     return recorder
 
 
@@ -330,6 +331,8 @@ def play(args: Any) -> int:
     finally:
         if public is not None:
             public.close()
+        if recorder is not None:
+            recorder.close()
         app.close()
         pads.close()
     return 0

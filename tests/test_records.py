@@ -239,6 +239,52 @@ def test_sync_after_an_outage_loses_nothing_and_doubles_nothing(postgres: Postgr
     assert "secret" not in str(info.value)               # a password never in a message
 
 
+def test_an_unreachable_league_is_tried_again_until_it_takes_the_game(tmp_path: Path) -> None:
+    from table_app.records.recorder import Recorder
+    local = Records(f"sqlite:///{tmp_path / 'table.sqlite'}")
+    rec = _records(1)[0]
+    local.record(rec)
+    # the league's folder is a file for now: its database cannot be opened
+    (tmp_path / "league").write_text("")
+    league_url = f"sqlite:///{tmp_path / 'league' / 'league.sqlite'}"
+    waits: list[float] = []
+
+    def sleep(seconds: float) -> bool:           # a fake clock: the outage ends at the third
+        waits.append(seconds)
+        if len(waits) == 3:
+            (tmp_path / "league").unlink()
+        return False
+
+    notes: list[str] = []
+    recorder = Recorder(object(), dict, local=local.url, league=league_url,
+                        note=notes.append, sleep=sleep)
+    recorder.resume()                            # at the table's start, games are waiting
+    assert recorder.sender is not None
+    recorder.sender.join(30)
+    assert waits == [30.0, 60.0, 120.0]
+    assert [n.split(" (")[0] for n in notes[:3]] == ["the league's records are out of reach"] * 3
+    assert "tried again in 30 s" in notes[0] and "tried again in 2 min" in notes[2]
+    assert notes[3:] == ["games sent to the league: 1"]
+    assert [g.id for g in Records(league_url).games()] == [rec.id]
+    assert local.unsynced() == []
+
+
+def test_a_closing_table_stops_waiting_for_the_league(tmp_path: Path) -> None:
+    from table_app.records.recorder import Recorder
+    local = Records(f"sqlite:///{tmp_path / 'table.sqlite'}")
+    local.record(_records(1)[0])
+    (tmp_path / "league").write_text("")
+    recorder = Recorder(object(), dict, local=local.url,
+                        league=f"sqlite:///{tmp_path / 'league' / 'l.sqlite'}",
+                        note=lambda text: None)
+    recorder.resume()
+    recorder.close()                             # the real wait (30 s) ends at once
+    assert recorder.sender is not None
+    recorder.sender.join(10)
+    assert not recorder.sender.is_alive()
+    assert len(local.unsynced()) == 1            # the game waits for the next start
+
+
 # -- statistics and the rating ------------------------------------------------------------
 def test_stats_and_rating_on_a_fixed_set_of_games(tmp_path: Path) -> None:
     from table_app.records.rating import player_stats, rating, season, side_rates

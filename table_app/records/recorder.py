@@ -3,8 +3,10 @@
 It watches the table after each input; when a game is over it records it in the local
 database (SQLite in the data folder, or what the settings name) and, when a league's
 database is set, sends it there on a thread of its own, so a slow or absent network never
-holds up the table. A game's id comes from its journal's start entry: a table restarted
-after the end records the same game under the same id, which is never doubled.
+holds up the table. An unreachable league is tried again after 30 s, 1, 2 and 5 minutes, then
+every 10; a table that starts with games the league lacks sends them. A game's id comes from
+its journal's start entry: a table restarted after the end records the same game under the
+same id, which is never doubled.
 """
 
 from __future__ import annotations
@@ -19,6 +21,12 @@ from typing import Any
 from .store import Records, RecordsError, from_script, sync
 
 NAMESPACE = uuid.UUID("6d2b7f4e-3c55-4a8e-9d0a-7f1b2c3d4e5f")
+#: seconds between tries of an unreachable league: the last repeats
+RETRY = (30.0, 60.0, 120.0, 300.0, 600.0)
+
+
+def _span(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 60 else f"{seconds / 60:.0f} min"
 
 
 def game_id(start: dict[str, Any]) -> str:
@@ -30,7 +38,9 @@ class Recorder:
 
     def __init__(self, app: Any, names: Callable[[], dict[int, str]], host: str = "",
                  local: str | None = None, league: str | None = None, club: str = "",
-                 table_name: str = "", note: Callable[[str], None] = print) -> None:
+                 table_name: str = "", note: Callable[[str], None] = print,
+                 retry: tuple[float, ...] = RETRY,
+                 sleep: Callable[[float], bool] | None = None) -> None:
         self.app = app
         self.names = names
         self.host, self.club, self.table_name = host, club, table_name
@@ -41,6 +51,10 @@ class Recorder:
         self.sender: threading.Thread | None = None
         #: the season's best (this year, this club), for the host's screen between games
         self.top: tuple[tuple[str, float], ...] = ()
+        self.retry = retry
+        self._stop = threading.Event()
+        #: waits between tries of an unreachable league; True means the table is closing
+        self.sleep = sleep or self._stop.wait
 
     def __call__(self, table: Any) -> None:
         if table.stage != "over" or not self.app.entries:
@@ -71,21 +85,47 @@ class Recorder:
             self.send()
 
     def send(self) -> None:
-        """Send what the league lacks, on a thread (one at a time)."""
+        """Send what the league lacks, on a thread (one at a time), trying again after a
+        while for as long as the league is out of reach."""
         if self.sender is not None and self.sender.is_alive():
             return
         local, url = self.records, self.league
 
         def run() -> None:
-            try:
-                sent, _ = sync(local, Records(url))          # type: ignore[arg-type]
-                if sent:
-                    self.note(f"{sent} games sent to the league")
-            except RecordsError as e:
-                self.note(f"the league's records are out of reach ({e}); the games wait "
-                          f"here and go with the next one")
+            waits = iter(self.retry)
+            wait = next(waits)
+            while True:
+                try:
+                    sent, _ = sync(local, Records(url))          # type: ignore[arg-type]
+                    if sent:
+                        self.note(f"games sent to the league: {sent}")
+                    return
+                except RecordsError as e:
+                    self.note(f"the league's records are out of reach ({e}); the games wait "
+                              f"here, tried again in {_span(wait)}")
+                if self.sleep(wait):
+                    return
+                wait = next(waits, wait)
         self.sender = threading.Thread(target=run, daemon=True, name="records-sync")
         self.sender.start()
+
+    def resume(self) -> None:
+        """At the table's start: games recorded while the league was out of reach go now."""
+        if not self.league:
+            return
+        try:
+            if self.records is None:
+                self.records = Records(self.local_url)
+            waiting = bool(self.records.unsynced())
+        except RecordsError as e:
+            self.note(f"the records cannot be opened: {e}")
+            return
+        if waiting:
+            self.send()
+
+    def close(self) -> None:
+        """The table closes: a wait between tries ends (the games stay for the next start)."""
+        self._stop.set()
 
     def season_top(self, n: int = 5) -> tuple[tuple[str, float], ...]:
         """This year's rating at this club, best first (named players only)."""
