@@ -39,7 +39,8 @@ from .rules import run_script
 from .rules.script import Replay
 from .screen.model import public_state
 from .table.app import TableApp
-from .table.core import Host, Input, Table, Tick
+from .table.config import Host, Input, Tick
+from .table.core import Table
 
 TAP = 0.12          # a short press
 GAP = 0.2           # between presses

@@ -21,7 +21,8 @@ from .paths import state_dir
 from .sound.catalogue import text
 from .table.app import TableApp
 from .table.bots import TableBots
-from .table.core import Host, Input, Table
+from .table.config import Host, Input
+from .table.core import Table
 from .table.journal import Journal
 
 DEFAULT_JOURNAL = state_dir() / "game.journal"

@@ -17,7 +17,8 @@ from ..clock import Clock
 from ..pads import GrammarConfig, PadBackend, PadPanel
 from ..pads.events import PadLevel, PadLink
 from ..rules import find_format, load_format
-from .core import Host, Input, Table, TableConfig, Tick, Voice, new_seed
+from .config import Host, Input, TableConfig, Tick, Voice, new_seed
+from .core import Table
 from .journal import Journal, decode, encode
 
 #: Host commands that `undo` can take back.

@@ -14,10 +14,8 @@ gathered silently and only totals are said; rings are dimmed to the night's and 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from ..pads import Confirmed, OutOfTurn, PadPanel, Pressed, Released
 from ..pads.events import PadEdge, PadFault, PadHeld, PadLevel, PadLink, PadRecovered
@@ -25,11 +23,11 @@ from ..pads.rings import CheckShown, Countdown, Dark
 from ..rules import Game, RulesError
 from ..rules import actions as A
 from ..rules import effects as E
-from ..rules.format import Format
-from ..rules.roles import DECISION, Act, OptionValue
+from ..rules.roles import DECISION, Act
 from ..sound.catalogue import text
 from ..sound.narration import Narrator
 from .commands import HostCommands
+from .config import Host, Input, Shown, TableConfig, Voice
 from .deal import Dealing
 from .questions import Question, Questions
 from .record import ScriptWriter
@@ -38,53 +36,6 @@ from .timers import Timer, Timers
 #: decisions answered on the asking seat's ring: final at the first confirmation
 SHOWN = (Act.CHECK, Act.SEARCH)
 DAWN = 4.0          # seconds between the night's last window and the morning (and at dusk)
-
-
-class Voice(Protocol):
-    """Where the table's words and timer sounds go (the SoundBoard, or a recorder)."""
-
-    def say(self, line: list[str]) -> None: ...
-
-    def timer(self, name: str) -> None: ...
-
-
-# -- inputs (each is journaled before it is applied) ------------------------------------------
-@dataclass(frozen=True)
-class Tick:
-    """Time passed (timers, holds)."""
-
-
-@dataclass(frozen=True)
-class Host:
-    """A host command: start, pause, resume, skip, foul S, disqualify S, act S T, assign S R."""
-
-    cmd: tuple[str, ...]
-
-
-Input = PadEdge | PadHeld | PadLink | PadLevel | Tick | Host
-
-
-@dataclass
-class TableConfig:
-    """What a game at the table is: the format, the seats, the language, the deal, the light."""
-
-    fmt: Format
-    players: int
-    lang: str = "en"
-    deal: str = "app"           # app: the app deals, players look; cards: roles register
-    seed: int = 0
-    roles: tuple[str, ...] | None = None   # a given deal (a game script's) instead of the seed's
-    options: tuple[tuple[str, OptionValue], ...] = ()   # the format's options changed
-    night_cap: float = 0.25     # rings' brightness at night and at the deal (0-1)
-    day_cap: float = 0.6        # rings' brightness by day and in the vote
-
-
-@dataclass
-class Shown:
-    """A log line for the host's screen."""
-
-    t: float
-    text: str
 
 
 class Table(Dealing, HostCommands):
@@ -498,8 +449,3 @@ class Table(Dealing, HostCommands):
         words = " ".join(text(clip, self.cfg.lang) or clip for clip in line)
         self.captions.append(Shown(self.now, words))
         del self.captions[:-20]
-
-
-def new_seed() -> int:
-    """Chance for a new game (recorded in the journal, so a replay deals the same)."""
-    return random.SystemRandom().randrange(2**31)

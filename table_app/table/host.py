@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .core import Host
+from .config import Host
 
 SEAT_KEYS = "1234567890-="
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..pads.events import PadEdge, PadHeld, PadLevel, PadLink
-from .core import Host, Input, Tick
+from .config import Host, Input, Tick
 
 
 class JournalError(Exception):

@@ -10,7 +10,8 @@ from ..clock import FakeClock
 from ..pads import FakePads, GrammarConfig
 from .app import TableApp
 from .bots import TableBots
-from .core import Host, Input, Table, Voice
+from .config import Host, Input, Voice
+from .core import Table
 
 
 class Recorder:
@@ -85,5 +86,5 @@ def run_virtual(app: TableApp, bots: TableBots, clock: FakeClock,
 
 
 def _tick() -> Input:
-    from .core import Tick
+    from .config import Tick
     return Tick()
