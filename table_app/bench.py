@@ -63,6 +63,11 @@ def _floor_game(seed: int, draws: list[int], roles: list[str]) -> None:
             rng.choice(seats[:d])
 
 
+#: the floor is ~10-30 times quicker than the engine: it runs this many times over, so both
+#: timings of a pair are long enough to read
+_FLOOR_TIMES = 10
+
+
 def rules_figures(fmt_id: str, players: int, games: int, reps: int) -> dict[str, Any]:
     """Bot games per CPU-second beside the no-rules floor, in `reps` interleaved pairs: a
     batch of games, then the floor of the same games, then the next pair. The ratio is the
@@ -84,8 +89,6 @@ def rules_figures(fmt_id: str, players: int, games: int, reps: int) -> dict[str,
         for s in seeds:
             play(fmt, players, random.Random(s))
         engine = games / max(1e-9, time.process_time() - t)
-        # the floor is ~10-30 times quicker: run it as many more times, so both timings
-        # are long enough to read
         t = time.process_time()
         for _ in range(_FLOOR_TIMES):
             for s, d in zip(seeds, draws, strict=True):
@@ -103,8 +106,6 @@ def rules_figures(fmt_id: str, players: int, games: int, reps: int) -> dict[str,
             "ratios": [round(r, 2) for r in ratios],
             "engine": ENGINE_BUILD}
 
-
-_FLOOR_TIMES = 10
 RULES_TABLES = (("yakuza", 12), ("classic", 11), ("city", 12), ("city", 30))
 
 

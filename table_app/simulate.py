@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import TextIO
 
 from .rules import Format, RulesError
-from .rules.bots import GameTooLong, play
+from .rules.bots import play
+from .rules.errors import GameTooLong
 
 
 @dataclass

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.machinery
 import json
 import os
+import random
 import shutil
 import subprocess
 import sys
@@ -123,7 +124,7 @@ def _outcomes_here() -> dict[str, object]:
             out[p.name] = f"{type(exc).__name__}: {exc}"
     for fmt_id, n in (("yakuza", 12), ("classic", 11), ("city", 30)):
         for seed in range(30):
-            g = play(find_format(fmt_id), n, __import__("random").Random(seed), policy="informed")
+            g = play(find_format(fmt_id), n, random.Random(seed), policy="informed")
             out[f"{fmt_id}-{n}-{seed}"] = g.outcome().to_json()
     return out
 

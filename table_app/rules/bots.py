@@ -19,8 +19,6 @@ from .format import Format
 from .roles import DECISION, Act
 from .state import Phase, Step
 
-__all__ = ["POLICIES", "GameTooLong", "Knowledge", "play"]
-
 POLICIES = ("random", "informed")
 #: the side that knows nothing of its own members but what its checkers found
 CITY = "city"
