@@ -32,6 +32,11 @@ try:
 except ImportError:
     SECRET = getattr(cfg, "SECRET", b"")
 
+# the kinds of frame, as plain globals (one lookup, not a module's and then its attribute)
+ACK, BEAT, HELLO, SHOW, BRIGHT = pl.ACK, pl.BEAT, pl.HELLO, pl.SHOW, pl.BRIGHT
+
+PI_BEAT = pl.frame(BEAT, 0)      # the Pi's heartbeat, byte for byte
+
 ticks_ms = time.ticks_ms
 ticks_us = time.ticks_us
 ticks_diff = time.ticks_diff
@@ -65,17 +70,22 @@ class Controller:
         self.pics = [bytes([rd.DARK])] * cfg.SEATS
         self.anim = [False] * cfg.SEATS          # rings that move by themselves (countdowns)
         self.shown_at = [0] * cfg.SEATS
-        self.stale = [True] * cfg.SEATS          # rings whose pixels must be worked out again
-        self.px = [[(0, 0, 0)] * cfg.RING for _ in range(cfg.SEATS)]
+        self.todo = list(range(cfg.SEATS))       # rings whose pixels must be worked out again
+        self.animating = False                    # any(self.anim), kept up to date
+        # each seat's ring as drawn, at full brightness, in the strip's byte order
+        self.grb = [bytearray(3 * cfg.RING) for _ in range(cfg.SEATS)]
         self.rot = [0] * cfg.SEATS                # how each ring is turned (pads.rotation)
-        self.scale = 1.0
+        self.level = 256                          # the current budget's share, of 256
+        self.lut = bytearray(256)                 # each channel value under cap and level
+        self.lut_for = -1                         # the cap and level the table was made for
         self.blanked = True
         self.cap = 255
         self.budget = cfg.BUDGET_MA
-        self.sender = pl.Sender()
+        self.sender = pl.Sender(reuse=True)
         self.receiver = pl.Receiver()
         self.decoder = pl.Decoder()
         self.inbox = bytearray()
+        self.edge = bytearray(6)                  # an edge's body, filled in place
         self.acks = []
         try:
             import os
@@ -87,6 +97,8 @@ class Controller:
         self.io_us = 0                            # system calls apart from it (see step)
         now = ticks_ms()
         self.last_host = now
+        self.now = now                            # the step's time, for frames being taken
+        self.take = self.handle                   # made once: a bound method is an allocation
         self.host_alive = False
         self.last_beat = now
         self.last_frame = now
@@ -132,7 +144,14 @@ class Controller:
             self.changed_at[i] = None
             self.down[i] = pressed
             self.lock_until[i] = time.ticks_add(now, cfg.DEBOUNCE_MS)
-            self.sender.add(pl.EDGE, bytes([i + 1, 1 if pressed else 0]) + pl.p32(at))
+            e = self.edge
+            e[0] = i + 1
+            e[1] = 1 if pressed else 0
+            e[2] = (at >> 24) & 0xFF
+            e[3] = (at >> 16) & 0xFF
+            e[4] = (at >> 8) & 0xFF
+            e[5] = at & 0xFF
+            self.sender.add(pl.EDGE, e)
             self.work_us += ticks_diff(ticks_us(), began)
             edges = True
         return edges
@@ -157,12 +176,10 @@ class Controller:
         began = ticks_us()
         if self.bulk:
             try:
-                b = self.link_in.read(256)   # non-blocking: what waits, or None
+                got = self.link_in.read(256)    # non-blocking: what waits, or None
             except OSError:
-                b = None
-            if b:
-                got += b
-                n = len(b)
+                got = None
+            n = len(got) if got else 0
         while not self.bulk and n < 256 and self.poller.poll(0):
             try:
                 b = self.link_in.read(1)
@@ -175,28 +192,46 @@ class Controller:
         if not n:
             return False
         self.io_us += ticks_diff(ticks_us(), began)
-        frames = self.decoder.feed(got)
-        got[:] = b""
-        for kind, seq, body in frames:
-            self.handle(kind, seq, body, now)
+        queue = self.sender.queue
+        dec = self.decoder
+        if self.host_alive and not dec.buf and not dec.overflow:
+            # a frame known byte for byte, alone and on a frame boundary, needs no decoding:
+            # the answer to the edge in flight (every edge has one), or the Pi's heartbeat
+            # (the loop's upkeep, not a press's work: False)
+            if queue and got == pl.ack_frame(queue[0][0]):
+                self.last_host = now
+                self.sender.ack(queue[0][0])
+                if not self.bulk:
+                    got[:] = b""
+                return True
+            if got == PI_BEAT:
+                self.last_host = now
+                if not self.bulk:
+                    got[:] = b""
+                return False
+        self.now = now
+        dec.feed(got, self.take)
+        if not self.bulk:
+            got[:] = b""
         return True
 
     @micropython.native
-    def handle(self, kind, seq, body, now):
+    def handle(self, kind, seq, body):
+        now = self.now
         self.last_host = now
         if not self.host_alive:
             self.host_alive = True
             self.dirty = True
-        if kind == pl.ACK:
+        if kind == ACK:
             if body:
                 self.sender.ack(body[0])
             return
-        if kind == pl.BEAT or not seq:
+        if kind == BEAT or not seq:
             return
         # acknowledged after this step's drawing, all in one write: an ACK is not urgent (the
         # Pi resends after 30 ms), the ring is
         self.acks.append(seq)
-        if kind == pl.HELLO:
+        if kind == HELLO:
             # a connection (a new Pi, or the same one after a cut): frames older than this
             # hello are never taken again; answer who we are, and prove the pairing
             self.receiver.reset(seq)
@@ -207,29 +242,33 @@ class Controller:
             return
         if not self.receiver.fresh(seq):
             return               # a resend of what was already done
-        if kind == pl.SHOW and len(body) >= 2 and 1 <= body[0] <= cfg.SEATS:
-            pic = bytes(body[1:])
-            self.pics[body[0] - 1] = pic
-            self.anim[body[0] - 1] = rd.animated(pic)
-            self.shown_at[body[0] - 1] = now
-            self.stale[body[0] - 1] = True
+        if kind == SHOW and len(body) >= 2 and 1 <= body[0] <= SEATS:
+            s = body[0] - 1
+            pic = body[1:]
+            self.pics[s] = pic
+            moving = rd.animated(pic)
+            if moving != self.anim[s]:
+                self.anim[s] = moving
+                self.animating = any(self.anim)
+            self.shown_at[s] = now
+            self.todo.append(s)
             self.dirty = True
-        elif kind == pl.BRIGHT and len(body) >= 3:
+        elif kind == BRIGHT and len(body) >= 3:
             self.cap = body[0]
             self.budget = pl.u16(body, 1)
-            self.stale = [True] * cfg.SEATS
+            self.todo = list(range(SEATS))
             self.dirty = True
         elif kind == pl.ORDER and len(body) >= cfg.SEATS:
             order = [b - 1 for b in body[:cfg.SEATS]]
             if sorted(order) == list(range(cfg.SEATS)):     # each ring once, or nothing
                 self.ring_of = order
                 self.blanked = True                           # every ring anew
-                self.stale = [True] * cfg.SEATS
+                self.todo = list(range(SEATS))
                 self.dirty = True
         elif kind == pl.ROTATE:
             for i in range(min(len(body), cfg.SEATS)):
                 self.rot[i] = body[i] % cfg.RING
-            self.stale = [True] * cfg.SEATS
+            self.todo = list(range(SEATS))
             self.dirty = True
         elif kind == pl.UPDATE and bytes(body) == pl.UPDATE_BODY:
             self.safe_mode()
@@ -274,48 +313,44 @@ class Controller:
             self.dark()                     # a table without its Pi shows no secret
             self.blanked = True
             return
-        cap = self.cap / 255
-        changed = []
-        sums, stale, anim = self.sums, self.stale, self.anim
-        for s in range(seats):
-            # only the rings that changed or move by themselves are worked out again, and
-            # only their pixel sums (for the current budget)
-            if stale[s] or anim[s]:
-                t = ticks_diff(now, self.shown_at[s]) / 1000
-                px = rd.render(self.pics[s], t, ring, self.rot[s], cap)
-                self.px[s] = px
-                stale[s] = False
-                changed.append(s)
-                total = 0
-                for c in px:
-                    total += c[0] + c[1] + c[2]
-                sums[s] = total
-        scale = rd.budget_scale(sum(sums), self.budget)
-        if scale != self.scale or self.blanked:
+        sums, anim, grb = self.sums, self.anim, self.grb
+        # only the rings that changed or move by themselves are drawn again, and only their
+        # channel sums (for the current budget) worked out again
+        changed = self.todo
+        if self.animating:
+            for s in range(seats):
+                if anim[s]:
+                    changed.append(s)
+        for s in changed:
+            t = ticks_diff(now, self.shown_at[s]) / 1000 if anim[s] else 0.0
+            sums[s] = rd.draw(self.pics[s], t, ring, self.rot[s], grb[s])
+        cap = self.cap
+        level = rd.budget_level(sum(sums) * cap // 255, self.budget)
+        if level != self.level or self.blanked:
             changed = range(seats)              # every pixel moves: write them all
-        self.scale = scale
+        self.level = level
         self.blanked = False
-        dim = scale < 1.0
+        full = cap == 255 and level == 256
+        if not full and self.lut_for != cap * 512 + level:
+            rd.shade_table(self.lut, cap, level)
+            self.lut_for = cap * 512 + level
         chain = self.chain
+        n = ring * 3
         for s in changed:
             r = self.ring_of[s]
-            # a ring's bytes straight into its strip's back buffer, in the WS2812's
-            # green-red-blue order (no method call a pixel on the hot path)
+            # a ring's bytes (green, red, blue) into its strip's back buffer: a copy, or a
+            # lookup a byte when dimmed
             buf = self.back[0] if chain else self.back[r]
-            j = r * ring * 3 if chain else 0
-            px = self.px[s]
-            for k in range(ring):
-                c = px[k]
-                if dim:
-                    c = (int(c[0] * scale), int(c[1] * scale), int(c[2] * scale))
-                buf[j] = c[1]
-                buf[j + 1] = c[0]
-                buf[j + 2] = c[2]
-                j += 3
+            j = r * n if chain else 0
+            if full:
+                buf[j:j + n] = grb[s]
+            else:
+                rd.shade(grb[s], buf, j, n, self.lut)
             if not chain:
                 self.out.post(r, buf)
         if chain and changed:
             self.out.post(0, self.back[0])
+        self.todo.clear()
 
     def step(self):
         # work_us (sent in STATS) is the controller's own cost of a press: making its edge,
@@ -337,7 +372,7 @@ class Controller:
         self.pump(now)
         # a new picture is drawn at once; animations are redrawn every FRAME_MS
         if self.dirty or (ticks_diff(now, self.last_frame) >= cfg.FRAME_MS
-                          and any(self.anim)):
+                          and self.animating):
             self.last_frame = now
             self.dirty = False
             began, woke = ticks_us(), self.out.wake_us
@@ -347,8 +382,10 @@ class Controller:
             self.work_us += ticks_diff(ticks_us(), began) - woke
         if self.acks:
             began, io = ticks_us(), self.io_us
-            self.write(b"".join([pl.ack_frame(q) for q in self.acks]))
-            self.acks = []
+            acks = self.acks
+            self.write(pl.ack_frame(acks[0]) if len(acks) == 1
+                       else b"".join([pl.ack_frame(q) for q in acks]))
+            acks.clear()
             self.work_us += ticks_diff(ticks_us(), began) - (self.io_us - io)
 
 

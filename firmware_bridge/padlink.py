@@ -1,15 +1,26 @@
 # The wire protocol between the Pi and the pad controller (see PROTOCOL.md).
 # Runs unchanged under CPython and MicroPython: no typing, no dataclasses, only bytes.
 
-# The hot functions are compiled to machine code on the Pico (@micropython.native: the same
-# Python, three times quicker on a frame); CPython runs them as they are.
+# The hot functions are compiled to machine code on the Pico: @micropython.native for the
+# Python-level ones, @micropython.viper for the byte loops (raw pointers into the buffers,
+# machine integers: a CRC or COBS pass costs a few instructions a byte instead of a few calls).
+# CPython runs the same functions as plain Python, with ptr8/ptr16 as the buffers themselves.
+from array import array
+
 try:
     import micropython
-except ImportError:      # CPython (the Pi's side): the decorator changes nothing
+except ImportError:      # CPython (the Pi's side): the decorators change nothing
     class micropython:   # noqa: N801
         @staticmethod
         def native(f):
             return f
+
+        viper = native
+
+    def ptr8(buf):
+        return buf
+
+    ptr16 = ptr8
 
 
 PROTOCOL = 2
@@ -37,82 +48,143 @@ RESEND_MS = 30   # an unacknowledged reliable frame is sent again after this
 
 
 def _crc_table():
-    table = []
+    table = array("H", bytes(512))
     for i in range(256):
         crc = i << 8
         for _ in range(8):
             crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return tuple(table)
+        table[i] = crc & 0xFFFF
+    return table
 
 
 _CRC = _crc_table()     # one lookup a byte instead of eight shifts (the Pico's hot path)
 
 
-@micropython.native
-def crc16(data, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF)."""
-    table = _CRC
-    for b in data:
-        crc = ((crc << 8) & 0xFF00) ^ table[(crc >> 8) ^ b]
+@micropython.viper
+def _crc(buf, start: int, end: int, crc: int) -> int:
+    p = ptr8(buf)
+    t = ptr16(_CRC)
+    i = start
+    while i < end:
+        crc = ((crc << 8) & 0xFF00) ^ t[((crc >> 8) ^ p[i]) & 0xFF]
+        i += 1
     return crc
 
 
-@micropython.native
+def crc16(data, crc=0xFFFF):
+    """CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF)."""
+    return _crc(data, 0, len(data), crc)
+
+
+@micropython.viper
+def _cobs_into(src, n: int, out, end: int) -> int:
+    # one pass: each block's length byte is filled in when the block ends (at a zero, after
+    # 254 bytes, or at the end); `end` adds the frame's closing 0x00. Returns the length.
+    s = ptr8(src)
+    o = ptr8(out)
+    at = 0              # where the open block's length byte goes
+    w = 1
+    code = 1
+    i = 0
+    while i < n:
+        b = s[i]
+        i += 1
+        if b == 0:
+            o[at] = code
+            at = w
+            w += 1
+            code = 1
+        else:
+            o[w] = b
+            w += 1
+            code += 1
+            if code == 255:
+                o[at] = code
+                at = w
+                w += 1
+                code = 1
+    o[at] = code
+    if end:
+        o[w] = 0
+        w += 1
+    return w
+
+
+@micropython.viper
+def _uncobs(src, start: int, end: int, out) -> int:
+    # src[start:end] decoded into out (at least end - start long: a block of n bytes gives
+    # at most n); the decoded length, or -1 if the bytes are not valid COBS
+    s = ptr8(src)
+    o = ptr8(out)
+    i = start
+    w = 0
+    while i < end:
+        code = s[i]
+        block = i + code
+        if code == 0 or block > end:
+            return -1
+        i += 1
+        while i < block:
+            o[w] = s[i]
+            w += 1
+            i += 1
+        if code != 255 and i < end:
+            o[w] = 0
+            w += 1
+    return w
+
+
+@micropython.viper
+def _unframe(src, start: int, end: int, out) -> int:
+    # the frame src[start:end] (no 0x00) decoded into out, then its CRC checked there:
+    # the payload's length (kind, seq, body) if it is valid COBS, at least 4 bytes long and
+    # its CRC holds; else -1 (_uncobs and _crc in one call)
+    s = ptr8(src)
+    o = ptr8(out)
+    t = ptr16(_CRC)
+    crc = 0xFFFF
+    i = start
+    w = 0
+    while i < end:
+        code = s[i]
+        block = i + code
+        if code == 0 or block > end:
+            return -1
+        i += 1
+        while i < block:
+            o[w] = s[i]
+            w += 1
+            i += 1
+        if code != 255 and i < end:
+            o[w] = 0
+            w += 1
+    if w < 4:
+        return -1
+    i = 0
+    while i < w - 2:
+        crc = ((crc << 8) & 0xFF00) ^ t[((crc >> 8) ^ o[i]) & 0xFF]
+        i += 1
+    if crc != (o[w - 2] << 8) | o[w - 1]:
+        return -1
+    return w - 2
+
+
+def _cobs(data, end):
+    n = len(data)
+    out = bytearray(n + n // 254 + 3)
+    return bytes(out[:_cobs_into(data, n, out, end)])
+
+
 def cobs_encode(data):
     """COBS: the frame with no zero byte in it, so 0x00 can end every frame."""
     return _cobs(data, False)
 
 
-@micropython.native
-def _cobs(data, end):
-    # one pass into one buffer: each block's length byte is filled in when the block ends
-    # (at a zero, after 254 bytes, or at the end); `end` adds the frame's closing 0x00
-    n = len(data)
-    out = bytearray(n + n // 254 + 3)
-    at = 0              # where the open block's length byte goes
-    o = 1
-    code = 1
-    for b in data:
-        if b == 0:
-            out[at] = code
-            at = o
-            o += 1
-            code = 1
-        else:
-            out[o] = b
-            o += 1
-            code += 1
-            if code == 255:
-                out[at] = code
-                at = o
-                o += 1
-                code = 1
-    out[at] = code
-    if end:
-        out[o] = 0
-        o += 1
-    return bytes(out[:o])
-
-
-@micropython.native
 def cobs_decode(data):
     """The inverse of cobs_encode; None if the bytes are not valid COBS."""
-    out = bytearray()
-    i = 0
-    n = len(data)
-    while i < n:
-        code = data[i]
-        end = i + code
-        if code == 0 or end > n:
-            return None
-        if end > n:
-            return None
-        out += data[i + 1:end]
-        i = end
-        if code != 255 and i < n:
-            out.append(0)
-    return bytes(out)
+    out = bytearray(len(data))
+    n = _uncobs(data, 0, len(data), out)
+    return None if n < 0 else bytes(out[:n])
 
 
 _ACKS = {}
@@ -126,18 +198,60 @@ def ack_frame(seq):
     return f
 
 
+@micropython.viper
+def _frame_into(kind: int, seq: int, body, n: int, out) -> int:
+    # kind, seq, body and their CRC, COBS-encoded into `out` in one pass (see _cobs_into),
+    # and the closing 0x00; returns the length
+    s = ptr8(body)
+    o = ptr8(out)
+    t = ptr16(_CRC)
+    crc = 0xFFFF
+    at = 0
+    w = 1
+    code = 1
+    i = -2
+    last = n + 2
+    while i < last:
+        if i == -2:
+            b = kind
+        elif i == -1:
+            b = seq
+        elif i < n:
+            b = s[i]
+        elif i == n:
+            b = (crc >> 8) & 0xFF
+        else:
+            b = crc & 0xFF
+        if i < n:
+            crc = ((crc << 8) & 0xFF00) ^ t[((crc >> 8) ^ b) & 0xFF]
+        i += 1
+        if b == 0:
+            o[at] = code
+            at = w
+            w += 1
+            code = 1
+        else:
+            o[w] = b
+            w += 1
+            code += 1
+            if code == 255:
+                o[at] = code
+                at = w
+                w += 1
+                code = 1
+    o[at] = code
+    o[w] = 0
+    return w + 1
+
+
 @micropython.native
 def frame(kind, seq, body=b""):
-    """One frame on the wire: COBS(kind, seq, body, crc) and a 0x00."""
+    """One frame on the wire: COBS(kind, seq, body, crc) and a 0x00 (a bytearray: built in
+    one buffer, trimmed in place)."""
     n = len(body)
-    raw = bytearray(n + 4)
-    raw[0] = kind
-    raw[1] = seq
-    raw[2:n + 2] = body
-    c = crc16(memoryview(raw)[:n + 2])
-    raw[n + 2] = c >> 8
-    raw[n + 3] = c & 0xFF
-    return _cobs(raw, True)
+    out = bytearray(n + n // 254 + 8)
+    out[_frame_into(kind, seq, body, n, out):] = b""
+    return out
 
 
 class Decoder:
@@ -147,16 +261,20 @@ class Decoder:
         self.buf = bytearray()
         self.bad = 0          # frames dropped: bad COBS, bad CRC, too short, too long
         self.overflow = False
+        self.out = bytearray(MAX_FRAME + 8)    # a frame decoded (each decoder its own)
 
     @micropython.native
-    def feed(self, data):
-        """Take bytes; return a list of (kind, seq, body)."""
+    def feed(self, data, take=None):
+        """Take bytes; return a list of (kind, seq, body). With `take`, call take(kind, seq,
+        body) for each frame instead (body a bytearray of its own) and return how many."""
         # each frame's end found in C (bytes.find), and a frame that arrived whole is
-        # checked straight from the input, never copied byte by byte
-        out = []
+        # decoded straight from the input, never copied first
+        out = None if take else []
+        got = 0
         start = 0
         n = len(data)
         limit = MAX_FRAME + 8
+        dec = self.out
         while start < n:
             end = data.find(b"\x00", start)
             if end < 0:
@@ -164,23 +282,28 @@ class Decoder:
                 break
             if self.buf or self.overflow:
                 self._keep(data[start:end])
-                raw = bytes(self.buf)
+                raw = self.buf
                 bad = self.overflow
                 self.buf = bytearray()
                 self.overflow = False
+                first, last = 0, len(raw)
             else:
-                raw = data[start:end]
+                raw = data
                 bad = end - start > limit
+                first, last = start, end
             start = end + 1
             if bad:
                 self.bad += 1
-            elif raw:
-                got = self._check(raw)
-                if got is None:
+            elif last > first:
+                size = _unframe(raw, first, last, dec)
+                if size < 0:
                     self.bad += 1
+                elif take:
+                    take(dec[0], dec[1], dec[2:size])
+                    got += 1
                 else:
-                    out.append(got)
-        return out
+                    out.append((dec[0], dec[1], bytes(dec[2:size])))
+        return got if take else out
 
     def _keep(self, part):
         # the start of a frame whose end has not come yet; a run longer than any frame is
@@ -192,17 +315,6 @@ class Decoder:
         else:
             self.buf += part
 
-    @micropython.native
-    def _check(self, raw):
-        data = cobs_decode(raw)
-        if data is None or len(data) < 4:
-            return None
-        payload = data[:-2]
-        if crc16(payload) != (data[-2] << 8) | data[-1]:
-            return None
-        return payload[0], payload[1], payload[2:]
-
-
 class Sender:
     """Reliable frames of one side: sequence numbers, in-order delivery, resend until acked.
 
@@ -210,28 +322,46 @@ class Sender:
     the order they were made (a press is never overtaken by its release).
     """
 
-    def __init__(self, limit=64):
+    def __init__(self, limit=64, reuse=False):
         self.seq = 0
         self.queue = []       # [seq, frame bytes, last sent ms or None, tag]
         self.limit = limit
         self.dropped = 0
         self.resends = 0
+        # reuse=True: an acknowledged entry and its frame's buffer are kept for the next
+        # frame of the same length, so the pad's edges allocate nothing. Only for a side that
+        # writes a frame before it takes the next ack (the controller's one loop); the Pi
+        # writes outside its lock, from two threads, so it makes each frame anew.
+        self.spare = [] if reuse else None
 
     def add(self, kind, body, tag=None):
         """Queue a reliable frame. A `tag` (say, a seat's ring) replaces an older frame with
         the same tag that is not on the wire yet: only the latest picture matters."""
         if tag is not None:
             self.queue = [e for i, e in enumerate(self.queue) if i == 0 or e[3] != tag]
-        self.seq = self.seq % 255 + 1          # 1..255; 0 means 'not reliable'
+        seq = self.seq = self.seq % 255 + 1          # 1..255; 0 means 'not reliable'
         if len(self.queue) >= self.limit:
             self.queue.pop(0)
             self.dropped += 1
-        self.queue.append([self.seq, frame(kind, self.seq, body), None, tag])
-        return self.seq
+        spare = self.spare
+        n = len(body)
+        # a frame of n < 250 body bytes is n + 6 long on the wire: one COBS code, a 0x00
+        if spare and n < 250 and len(spare[-1][1]) == n + 6:
+            entry = spare.pop()
+            _frame_into(kind, seq, body, n, entry[1])
+            entry[0] = seq
+            entry[2] = None
+            entry[3] = tag
+        else:
+            entry = [seq, frame(kind, seq, body), None, tag]
+        self.queue.append(entry)
+        return seq
 
     def ack(self, seq):
         if self.queue and self.queue[0][0] == seq:
-            self.queue.pop(0)
+            entry = self.queue.pop(0)
+            if self.spare is not None and len(self.spare) < 4:
+                self.spare.append(entry)
             return True
         return False
 

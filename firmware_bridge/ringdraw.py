@@ -18,14 +18,20 @@
 # `t` is the seconds since the picture was shown: a countdown counts down by itself and
 # blinks its last 10 s, so the Pi sends it once.
 
-# render() is compiled to machine code on the Pico (@micropython.native); CPython runs it as is.
+# draw() and its byte loops are compiled to machine code on the Pico (@micropython.native and
+# @micropython.viper); CPython runs them as they are, ptr8 being the buffer itself.
 try:
     import micropython
-except ImportError:      # CPython (the Pi's side): the decorator changes nothing
+except ImportError:      # CPython (the Pi's side): the decorators change nothing
     class micropython:   # noqa: N801
         @staticmethod
         def native(f):
             return f
+
+        viper = native
+
+    def ptr8(buf):
+        return buf
 
 
 DARK = 0
@@ -74,33 +80,142 @@ def valid(pic):
     return len(pic) > 0 and pic[0] <= FAULT and len(pic) >= NEED.get(pic[0], 1)
 
 
+def _grb(c):
+    # a colour as the WS2812 takes it: green, red, blue
+    return bytes((c[1], c[0], c[2]))
+
+
+_OFF, _DIM, _CURSOR, _CHOSEN, _CANDIDATE = (_grb(c) for c in (OFF, DIM, CURSOR, CHOSEN,
+                                                               CANDIDATE))
+_COUNT, _FAULT, _YES, _NO, _MARK = (_grb(c) for c in (COUNT, FAULT_C, YES, NO, MARK))
+_SIDES = tuple(_grb(c) for c in SIDES)
+_ANSWER = tuple(_grb(c) for c in ANSWER)
+_PICKING = _CHOSEN + _CURSOR + _DIM        # _choice's palette for a pick, and for a vote
+_VOTING = _CHOSEN + _CURSOR + _CANDIDATE
+_EVEN, _ODD = 0x15555555, 0x2AAAAAAA       # every other pixel, from the first or the second
+
+
+@micropython.viper
+def _paint(out, size: int, rot: int, mask: int, colour):
+    # pixel p takes `colour` if bit p of `mask` is set, else goes dark; it shows at
+    # (p + rot) % size, rot being less than size
+    o = ptr8(out)
+    c = ptr8(colour)
+    g = c[0]
+    r = c[1]
+    b = c[2]
+    n = size * 3
+    j = rot * 3
+    p = 0
+    while p < size:
+        if mask & 1:
+            o[j] = g
+            o[j + 1] = r
+            o[j + 2] = b
+        else:
+            o[j] = 0
+            o[j + 1] = 0
+            o[j + 2] = 0
+        mask >>= 1
+        p += 1
+        j += 3
+        if j >= n:
+            j = 0
+
+
+@micropython.viper
+def _set(out, size: int, rot: int, p: int, colour):
+    # pixel p (0-based, before the turn) takes `colour`
+    o = ptr8(out)
+    c = ptr8(colour)
+    j = p + rot
+    if j >= size:
+        j -= size
+    j *= 3
+    o[j] = c[0]
+    o[j + 1] = c[1]
+    o[j + 2] = c[2]
+
+
+@micropython.viper
+def _choice(out, size: int, rot: int, pic, palette) -> int:
+    # a pick or vote: the chosen seat, the cursor (on the chosen seat the green shows: it is
+    # taken) and the seats of the mask in the palette's colours; returns the channel sum
+    q = ptr8(pic)
+    o = ptr8(out)
+    c = ptr8(palette)
+    mask = (q[1] << 8) | q[2]
+    cursor = q[3]
+    chosen = q[4]
+    n = size * 3
+    j = rot * 3
+    total = 0
+    p = 1
+    while p <= size:
+        if p == chosen:
+            g = c[0]
+            r = c[1]
+            b = c[2]
+        elif p == cursor:
+            g = c[3]
+            r = c[4]
+            b = c[5]
+        elif mask & 1:
+            g = c[6]
+            r = c[7]
+            b = c[8]
+        else:
+            g = 0
+            r = 0
+            b = 0
+        o[j] = g
+        o[j + 1] = r
+        o[j + 2] = b
+        total += g + r + b
+        mask >>= 1
+        p += 1
+        j += 3
+        if j >= n:
+            j = 0
+    return total
+
+
+@micropython.viper
+def channel_sum(buf, n: int) -> int:
+    """The sum of the first n bytes: a ring's channel values, for the current budget."""
+    p = ptr8(buf)
+    total = 0
+    i = 0
+    while i < n:
+        total += p[i]
+        i += 1
+    return total
+
+
 @micropython.native
-def render(pic, t=0.0, size=12, rotation=0, cap=1.0):
-    """The ring's pixels (a list of (r, g, b)) for picture bytes `pic` at time `t`."""
-    px = [OFF] * size
+def draw(pic, t, size, rotation, out):
+    """Draw picture bytes `pic` at time `t` into `out`: 3 * size bytes in the WS2812's order
+    (green, red, blue), turned by `rotation`. Returns the sum of the channel values."""
     kind = pic[0] if valid(pic) else DARK
+    rot = rotation % size
     if kind in (PICK, VOTE):
-        mask = (pic[1] << 8) | pic[2]
-        base = DIM if kind == PICK else CANDIDATE
-        for s in range(1, size + 1):
-            if mask & (1 << (s - 1)):
-                px[s - 1] = base
-        if 1 <= pic[4] <= size:
-            px[pic[4] - 1] = CHOSEN
-        if 1 <= pic[3] <= size and pic[3] != pic[4]:
-            px[pic[3] - 1] = CURSOR          # on the chosen seat the green shows: it is taken
+        # the commonest picture (every night pick, every vote): one machine-code pass
+        return _choice(out, size, rot, pic, _PICKING if kind == PICK else _VOTING)
     elif kind == YESNO:
-        px[0] = YES
-        px[1] = NO
-        if pic[2] in (1, 2):
-            px = [OFF] * size                  # the answer given: one pixel, like any other
-            px[pic[2] - 1] = CHOSEN
-        if 1 <= pic[1] <= size and pic[1] != pic[2]:
-            px[pic[1] - 1] = CURSOR
+        answer, cursor = pic[2], pic[1]
+        if answer in (1, 2):
+            _paint(out, size, rot, 0, _OFF)      # the answer given: one pixel, like any other
+            _set(out, size, rot, answer - 1, _CHOSEN)
+        else:
+            _paint(out, size, rot, 1, _YES)
+            _set(out, size, rot, 1, _NO)
+        if 1 <= cursor <= size and cursor != answer:
+            _set(out, size, rot, cursor - 1, _CURSOR)
     elif kind == CHECK:
+        _paint(out, size, rot, 0, _OFF)
         result = pic[2] if pic[2] < len(ANSWER) else 3
         if 1 <= pic[1] <= size:
-            px[pic[1] - 1] = ANSWER[result]
+            _set(out, size, rot, pic[1] - 1, _ANSWER[result])
     elif kind == COUNTDOWN:
         total = ((pic[3] << 8) | pic[4]) / 10
         left = countdown_left(pic, t)
@@ -109,21 +224,52 @@ def render(pic, t=0.0, size=12, rotation=0, cap=1.0):
             lit = int(size * left / total)
             if lit < size * left / total:
                 lit += 1                       # a part of a pixel still shows
+        lit = min(lit, size)
         on = left > 10 or blink(t)
-        px = [COUNT if i < lit and on else OFF for i in range(size)]
+        _paint(out, size, rot, (1 << lit) - 1 if on else 0, _COUNT)
     elif kind == ROLE:
-        colour = SIDES[pic[1]] if pic[1] < len(SIDES) else CURSOR
-        px[0] = colour
-        px[(pic[2] if 1 <= pic[2] < size else 1) % size] = MARK
+        _paint(out, size, rot, 0, _OFF)
+        _set(out, size, rot, 0, _SIDES[pic[1]] if pic[1] < len(SIDES) else _CURSOR)
+        _set(out, size, rot, (pic[2] if 1 <= pic[2] < size else 1) % size, _MARK)
     elif kind == FAULT:
-        phase = blink(t)
-        px = [FAULT_C if (i % 2 == 0) == phase else OFF for i in range(size)]
-    if rotation:
-        r = rotation % size
-        px = px[size - r:] + px[:size - r]
+        _paint(out, size, rot, _EVEN if blink(t) else _ODD, _FAULT)
+    else:
+        _paint(out, size, rot, 0, _OFF)
+    return channel_sum(out, size * 3)
+
+
+def render(pic, t=0.0, size=12, rotation=0, cap=1.0):
+    """The ring's pixels (a list of (r, g, b)) for picture bytes `pic` at time `t`: what
+    draw() gives the strip, so every backend shows exactly the same pixels."""
+    out = bytearray(size * 3)
+    draw(pic, t, size, rotation, out)
+    px = [(out[j + 1], out[j], out[j + 2]) for j in range(0, size * 3, 3)]
     if cap < 1.0:
         px = [(int(c[0] * cap), int(c[1] * cap), int(c[2] * cap)) for c in px]
     return px
+
+
+@micropython.viper
+def shade_table(lut, cap: int, level: int):
+    """Fill `lut` (256 bytes) with each channel value under the brightness cap (0-255) and
+    then the budget's level (0-256): integers only, so dimming a ring is a lookup a byte."""
+    o = ptr8(lut)
+    v = 0
+    while v < 256:
+        o[v] = ((v * cap // 255) * level) >> 8
+        v += 1
+
+
+@micropython.viper
+def shade(src, dst, at: int, n: int, lut):
+    """dst[at:at + n] = src[:n], each byte through `lut`."""
+    s = ptr8(src)
+    d = ptr8(dst)
+    t = ptr8(lut)
+    i = 0
+    while i < n:
+        d[at + i] = t[s[i]]
+        i += 1
 
 
 def animated(pic):
@@ -131,10 +277,12 @@ def animated(pic):
     return len(pic) > 0 and pic[0] in (COUNTDOWN, FAULT)
 
 
-def budget_scale(frame_sum, budget_ma, ma_per_channel=20):
-    """How much to dim a frame whose channel values add up to `frame_sum` to stay within
-    `budget_ma` milliamps (a WS2812 channel draws about 20 mA at full)."""
-    current = frame_sum * ma_per_channel / 255
-    if current <= budget_ma or current <= 0:
-        return 1.0
-    return budget_ma / current
+def budget_level(frame_sum, budget_ma, ma_per_channel=20):
+    """How much of each channel a frame whose channel values add up to `frame_sum` may keep
+    to stay within `budget_ma` milliamps (a WS2812 channel draws about 20 mA at full), in
+    256ths, rounded down: 256 is all of it. Integers only: no float on the hot path."""
+    drawn = frame_sum * ma_per_channel          # in 255ths of a milliamp
+    allowed = budget_ma * 255
+    if drawn <= allowed:
+        return 256
+    return allowed * 256 // drawn

@@ -174,7 +174,14 @@ class _RealPath:
         self.app.start()
 
     def down(self, pin: int) -> None:
-        self.fw.set_pin(pin, 0)              # a press answers nothing: the tap is its release
+        # a press answers nothing (the tap is its release): wait till the Pi has it, so a
+        # stalled process cannot shorten the finger's 40 ms into a bounce of the grammar's
+        from firmware_bridge import fwconfig
+        seat = fwconfig.BUTTON_PINS.index(pin) + 1
+        self.fw.set_pin(pin, 0)
+        end = time.monotonic() + 2.0
+        while not self.pads.down.get(seat) and time.monotonic() < end:
+            time.sleep(0.0005)
 
     def up(self, pin: int) -> bool:
         n = self.fw.frames
@@ -226,7 +233,8 @@ def press_to_ring(presses: int, reps: int = 5) -> list[dict[str, Any]]:
                     time.sleep(0.04)
                     t0 = time.perf_counter()
                     if not path.up(pin):
-                        raise RuntimeError("the ring did not answer")
+                        raise RuntimeError(f"the ring did not answer ({type(path).__name__}, "
+                                           f"tap {i} of a batch, pin {pin})")
                     samples.append(time.perf_counter() - t0)
                     time.sleep(debounce)
                 a, b = percentiles(samples)

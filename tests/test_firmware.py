@@ -89,17 +89,22 @@ def test_framing_is_byte_for_byte_the_same_under_micropython() -> None:
 
 
 def test_rings_are_pixel_for_pixel_the_same_under_micropython() -> None:
+    # the Pico draws with machine code (viper), the Pi with the same functions as Python:
+    # every picture, at several moments and turns of the ring, the same pixels
     pics = [list(encode(p)) for p in PICTURES]
     code = ("import ringdraw as rd, json\n"
             f"for p in {pics!r}:\n"
             "    for t in (0.0, 0.3, 40.2):\n"
-            "        print(json.dumps(rd.render(bytes(p), t, 12, 0, 1.0)))\n")
+            "        for turn in (0, 5, 11):\n"
+            "            print(json.dumps(rd.render(bytes(p), t, 12, turn, 1.0)))\n")
     lines = _mp(code).splitlines()
     i = 0
     for p in PICTURES:
         for t in (0.0, 0.3, 40.2):
-            assert [list(c) for c in render(p, t)] == json.loads(lines[i]), (p, t)
-            i += 1
+            for turn in (0, 5, 11):
+                want = [list(c) for c in render(p, t, rotation=turn)]
+                assert want == json.loads(lines[i]), (p, t, turn)
+                i += 1
 
 
 def test_cobs_and_decoder_survive_noise_and_splits() -> None:
@@ -263,6 +268,70 @@ def test_sender_resends_in_order_and_replaces_stale_pictures() -> None:
     assert s.resends == 1
     assert not s.ack(a + 2) and s.ack(a)           # only the head is in flight
     assert s.due(41) is not None
+
+
+def test_a_reusing_sender_sends_the_same_bytes() -> None:
+    # the controller's sender keeps acknowledged frames' buffers for the next edges: what
+    # goes on the wire is byte for byte what a sender making each frame anew sends
+    fresh, reusing = pl.Sender(), pl.Sender(reuse=True)
+    for i in range(600):
+        body = bytes([i % 12 + 1, i % 2]) + pl.p32(i * 7919) + bytes(i % 3 == 0)
+        a, b = fresh.add(pl.EDGE, body), reusing.add(pl.EDGE, body)
+        assert a == b
+        if i % 5 == 0:
+            continue                       # left queued: frames wait their turn
+        while fresh.queue:
+            assert bytes(fresh.due(i)) == bytes(reusing.due(i))
+            assert fresh.ack(fresh.queue[0][0]) and reusing.ack(reusing.queue[0][0])
+    assert reusing.spare and fresh.spare is None
+    # a frame made from a reused buffer decodes as it was made
+    seq = reusing.add(pl.EDGE, bytes([7, 1, 0, 0, 1, 2]))
+    assert pl.Decoder().feed(reusing.due(0)) == [(pl.EDGE, seq, bytes([7, 1, 0, 0, 1, 2]))]
+
+
+def test_a_release_is_acknowledged_with_its_answer_in_one_write() -> None:
+    from table_app.pads.serial_pads import ACK_HOLD
+    events: queue.Queue[object] = queue.Queue()
+    pads = SerialPads(12, events.put, finder=lambda: None, secret=b"")
+    writes: list[bytes] = []
+
+    class Reader:
+        def write(self, data: bytes) -> None:
+            writes.append(bytes(data))
+
+    pads.reader = Reader()
+    pads._decoder = pl.Decoder()
+    pads.connected.set()
+
+    def kinds(data: bytes) -> list[int]:
+        return [k for k, _, _ in pl.Decoder().feed(data)]
+
+    # a press is acknowledged at once: the controller may have more edges behind it
+    pads._received(pl.frame(pl.EDGE, 1, bytes([3, 1]) + pl.p32(100)))
+    assert writes == [bytes(pl.ack_frame(1))]
+    # its release is what the table answers: the ack waits for the ring's new picture and
+    # both go out in one write, so the controller takes them in one read
+    pads._received(pl.frame(pl.EDGE, 2, bytes([3, 0]) + pl.p32(160)))
+    assert len(writes) == 1
+    pads._queue_show(3, Pick(frozenset({1, 2}), cursor=1))
+    assert len(writes) == 2 and kinds(writes[1]) == [pl.ACK, pl.SHOW]
+    assert writes[1].startswith(bytes(pl.ack_frame(2)))
+    pads._received(pl.frame(pl.ACK, 0, bytes([pads.link.sender.queue[0][0]])))
+    # a release nothing answers: its ack goes alone, ACK_HOLD later (far inside the
+    # controller's 30 ms resend)
+    pads._received(pl.frame(pl.EDGE, 3, bytes([5, 1]) + pl.p32(300)))
+    pads._received(pl.frame(pl.EDGE, 4, bytes([5, 0]) + pl.p32(360)))
+    assert kinds(writes[-1]) == [pl.ACK] and writes[-1] == bytes(pl.ack_frame(3))
+    pads._send_due()
+    assert writes[-1] == bytes(pl.ack_frame(3))          # not yet
+    time.sleep(ACK_HOLD + 0.002)
+    pads._send_due()
+    assert writes[-1] == bytes(pl.ack_frame(4))
+    # a resend of a release already taken (its ack was lost) is acknowledged at once
+    pads._received(pl.frame(pl.EDGE, 4, bytes([5, 0]) + pl.p32(360)))
+    assert writes[-1] == bytes(pl.ack_frame(4)) and len(writes) == 5
+    assert [e.pressed for e in _queue_items(events) if isinstance(e, PadEdge)] == [
+        True, False, True, False]
 
 
 # -- the firmware, for real ---------------------------------------------------------------
@@ -543,6 +612,17 @@ def test_a_paired_controller_is_trusted() -> None:
     finally:
         pads.close()
         fw.close()
+
+
+def test_the_pis_heartbeats_are_not_a_press_s_work(rig: SerialRig) -> None:
+    # the controller's working time (STATS, sent every 0.4 s) is what presses cost it; the
+    # heartbeats that keep the link alive are the loop's upkeep, like its pin reads
+    time.sleep(0.9)                    # the hello's pictures drawn, and their STATS sent
+    first = rig.backend.stats["pad_work_us"]
+    time.sleep(1.3)                    # three of the Pi's heartbeats, three STATS
+    assert rig.backend.stats["pad_work_us"] == first
+    rig.tap(4)                         # a tap is work
+    assert until(lambda: rig.backend.stats["pad_work_us"] > first, 3)
 
 
 def test_a_flood_of_edges_is_capped(rig: SerialRig) -> None:

@@ -31,6 +31,7 @@ from .rings import Picture, encode
 PORT_ENV = "TABLE_APP_PORT"
 SECRET_ENV = "TABLE_APP_PAD_SECRET"
 EDGE_RATE = 60.0            # edges a second a controller may send (and as many at once)
+ACK_HOLD = 0.005            # a release's ack waits this long for the ring's answer to ride on
 #: MicroPython's USB product ids on the RP2040 (the board, and its CDC on a custom build)
 PICO_PIDS = (0x0005, 0x000A)
 PICO_VID = 0x2E8A
@@ -86,6 +87,10 @@ class _Link:
         self.pad_stats = (0, 0, 0)
         #: the pad's clock unwrapped: the last value seen, counting on past each wrap
         self.pad_last: int | None = None
+        #: acks held back a moment to go out with the answer (see SerialPads._ack_edge),
+        #: and when they go out alone at the latest (time.monotonic())
+        self.held = bytearray()
+        self.held_until = 0.0
 
 
 class SerialPads(PadBackend):
@@ -222,6 +227,7 @@ class SerialPads(PadBackend):
             # queued while unplugged keep their times, and a resend is not taken twice
             # (both are dropped if the hello shows the controller restarted)
             link.sender.clear()
+            link.held.clear()
             link.hello = None
             link.hello_seen.clear()
             link.last_rx = self.clock.now()
@@ -322,12 +328,33 @@ class SerialPads(PadBackend):
             time.sleep(0.002)
 
     def _send_due(self) -> None:
-        with self.link.lock:
-            before = self.link.sender.resends
-            data = self.link.sender.due(int(self.clock.now() * 1000))
-            self.stats["resends"] += self.link.sender.resends - before
+        link = self.link
+        with link.lock:
+            before = link.sender.resends
+            data = link.sender.due(int(self.clock.now() * 1000))
+            self.stats["resends"] += link.sender.resends - before
+            if link.held and (data is not None or time.monotonic() >= link.held_until):
+                data = bytes(link.held) + (data or b"")
+                link.held.clear()
         if data is not None:
             self._write(data)
+
+    def _ack_edge(self, seq: int, fresh: bool, released: bool) -> None:
+        # A release is what the table answers (a tap is taken at its release), with a new
+        # picture a moment later: its ack waits for that picture and goes out in the same
+        # write, so the controller takes both in one read (or alone after ACK_HOLD, far
+        # inside the controller's 30 ms resend). A press, or a resend whose ack was lost, is
+        # acknowledged at once: the controller may have more edges waiting behind it.
+        # (Called under link.lock.)
+        link = self.link
+        if fresh and released:
+            if not link.held:
+                link.held_until = time.monotonic() + ACK_HOLD
+            link.held += pl.ack_frame(seq)
+            return
+        data = bytes(link.held) + pl.ack_frame(seq)
+        link.held.clear()
+        self._write(data)
 
     def _write(self, data: bytes) -> None:
         reader = self.reader
@@ -367,8 +394,11 @@ class SerialPads(PadBackend):
                 if kind == pl.ACK and body:
                     if link.sender.ack(body[0]):
                         nxt = link.sender.due(int(now * 1000))
-                        if nxt is not None:
-                            self._write(nxt)     # the next queued frame, without waiting
+                        if nxt is not None:      # the next queued frame, without waiting
+                            if link.held:
+                                nxt = bytes(link.held) + nxt
+                                link.held.clear()
+                            self._write(nxt)
                 elif kind == pl.BEAT and len(body) >= 4:
                     self._offset(now, self._unwrap(pl.u32(body, 0)))
                 elif kind == pl.HELLO_REPLY:
@@ -385,8 +415,10 @@ class SerialPads(PadBackend):
                 elif kind == pl.EDGE and seq and self.connected.is_set():
                     if not self._within_rate(now):
                         continue          # not acknowledged: the controller sends it again
-                    self._write(pl.frame(pl.ACK, 0, bytes([seq])))
-                    if len(body) >= 6 and link.receiver.fresh(seq) and 1 <= body[0] <= self.seats:
+                    fresh = link.receiver.fresh(seq)
+                    good = len(body) >= 6 and 1 <= body[0] <= self.seats
+                    self._ack_edge(seq, fresh, good and not body[1])
+                    if fresh and good:
                         t = self._pad_time(now, self._unwrap(pl.u32(body, 2)))
                         self.down[body[0]] = bool(body[1])
                         self.sink(PadEdge(body[0], bool(body[1]), t))
