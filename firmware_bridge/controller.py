@@ -35,7 +35,7 @@ except ImportError:
 # the kinds of frame, as plain globals (one lookup, not a module's and then its attribute)
 ACK, BEAT, HELLO, SHOW, BRIGHT = pl.ACK, pl.BEAT, pl.HELLO, pl.SHOW, pl.BRIGHT
 
-PI_BEAT = pl.frame(BEAT, 0)      # the Pi's heartbeat, byte for byte
+PI_BEAT = bytes(pl.frame(BEAT, 0))    # the Pi's heartbeat, byte for byte
 
 ticks_ms = time.ticks_ms
 ticks_us = time.ticks_us
@@ -192,25 +192,28 @@ class Controller:
         if not n:
             return False
         self.io_us += ticks_diff(ticks_us(), began)
-        queue = self.sender.queue
         dec = self.decoder
+        start = 0
         if self.host_alive and not dec.buf and not dec.overflow:
-            # a frame known byte for byte, alone and on a frame boundary, needs no decoding:
-            # the answer to the edge in flight (every edge has one), or the Pi's heartbeat
-            # (the loop's upkeep, not a press's work: False)
-            if queue and got == pl.ack_frame(queue[0][0]):
-                self.last_host = now
-                self.sender.ack(queue[0][0])
-                if not self.bulk:
-                    got[:] = b""
-                return True
-            if got == PI_BEAT:
+            # frames known byte for byte, on a frame boundary, need no decoding: the ack of
+            # the edge in flight (every edge has one; a release's comes with the ring's new
+            # picture behind it), or the Pi's heartbeat alone (the loop's upkeep, not a
+            # press's work: False)
+            queue = self.sender.queue
+            if queue:
+                ack = pl.ack_frame(queue[0][0])
+                if got.startswith(ack):
+                    self.sender.ack(queue[0][0])
+                    self.last_host = now
+                    start = len(ack)
+            if not start and got == PI_BEAT:
                 self.last_host = now
                 if not self.bulk:
                     got[:] = b""
                 return False
-        self.now = now
-        dec.feed(got, self.take)
+        if start < n:
+            self.now = now
+            dec.feed(got, self.take, start)
         if not self.bulk:
             got[:] = b""
         return True

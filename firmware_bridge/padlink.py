@@ -194,7 +194,7 @@ def ack_frame(seq):
     """The ACK of `seq`, built once (an ACK goes out for every reliable frame)."""
     f = _ACKS.get(seq)
     if f is None:
-        f = _ACKS[seq] = frame(ACK, 0, bytes([seq]))
+        f = _ACKS[seq] = bytes(frame(ACK, 0, bytes([seq])))
     return f
 
 
@@ -264,14 +264,14 @@ class Decoder:
         self.out = bytearray(MAX_FRAME + 8)    # a frame decoded (each decoder its own)
 
     @micropython.native
-    def feed(self, data, take=None):
-        """Take bytes; return a list of (kind, seq, body). With `take`, call take(kind, seq,
-        body) for each frame instead (body a bytearray of its own) and return how many."""
+    def feed(self, data, take=None, start=0):
+        """Take bytes (from `start` on); return a list of (kind, seq, body). With `take`,
+        call take(kind, seq, body) for each frame instead (body a bytearray of its own) and
+        return how many."""
         # each frame's end found in C (bytes.find), and a frame that arrived whole is
         # decoded straight from the input, never copied first
         out = None if take else []
         got = 0
-        start = 0
         n = len(data)
         limit = MAX_FRAME + 8
         dec = self.out
