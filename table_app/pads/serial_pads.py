@@ -88,7 +88,7 @@ class _Link:
         #: the pad's clock unwrapped: the last value seen, counting on past each wrap
         self.pad_last: int | None = None
         #: acks held back a moment to go out with the answer (see SerialPads._ack_edge),
-        #: and when they go out alone at the latest (time.monotonic())
+        #: and when they go out alone at the latest (SerialPads.link_time)
         self.held = bytearray()
         self.held_until = 0.0
 
@@ -97,6 +97,9 @@ class SerialPads(PadBackend):
     """Pads behind the pad controller, over a serial port."""
 
     name = "serial"
+    #: the link's own pacing runs on real time, as the controller's resend timer does, not
+    #: on the table's clock (a test may stop that one)
+    link_time: Callable[[], float] = staticmethod(time.monotonic)
 
     def __init__(self, seats: int, sink: Sink, clock: Clock | None = None,
                  port: str | None = None, finder: Callable[[], str | None] | None = None,
@@ -333,7 +336,7 @@ class SerialPads(PadBackend):
             before = link.sender.resends
             data = link.sender.due(int(self.clock.now() * 1000))
             self.stats["resends"] += link.sender.resends - before
-            if link.held and (data is not None or time.monotonic() >= link.held_until):
+            if link.held and (data is not None or self.link_time() >= link.held_until):
                 data = bytes(link.held) + (data or b"")
                 link.held.clear()
         if data is not None:
@@ -349,7 +352,7 @@ class SerialPads(PadBackend):
         link = self.link
         if fresh and released:
             if not link.held:
-                link.held_until = time.monotonic() + ACK_HOLD
+                link.held_until = self.link_time() + ACK_HOLD
             link.held += pl.ack_frame(seq)
             return
         data = bytes(link.held) + pl.ack_frame(seq)
