@@ -247,7 +247,8 @@ class Controller:
             return               # a resend of what was already done
         if kind == SHOW and len(body) >= 2 and 1 <= body[0] <= SEATS:
             s = body[0] - 1
-            pic = body[1:]
+            body[0:1] = b""             # the picture is the rest: moved down in place, no copy
+            pic = body
             self.pics[s] = pic
             moving = rd.animated(pic)
             if moving != self.anim[s]:

@@ -75,6 +75,9 @@ def countdown_left(pic, t):
 NEED = {PICK: 5, VOTE: 5, YESNO: 3, CHECK: 3, COUNTDOWN: 5, ROLE: 3}
 
 
+_CHOICE_LEN = NEED[PICK]      # == NEED[VOTE]
+
+
 def valid(pic):
     """Is this a picture the drawing knows, with all its bytes?"""
     return len(pic) > 0 and pic[0] <= FAULT and len(pic) >= NEED.get(pic[0], 1)
@@ -196,12 +199,15 @@ def channel_sum(buf, n: int) -> int:
 def draw(pic, t, size, rotation, out):
     """Draw picture bytes `pic` at time `t` into `out`: 3 * size bytes in the WS2812's order
     (green, red, blue), turned by `rotation`. Returns the sum of the channel values."""
-    kind = pic[0] if valid(pic) else DARK
-    rot = rotation % size
-    if kind in (PICK, VOTE):
+    kind = pic[0] if len(pic) else DARK
+    rot = rotation % size if rotation else 0
+    # (== twice, not `in` a tuple: on the Pico that tuple would be made at every call)
+    if (kind == PICK or kind == VOTE) and len(pic) >= _CHOICE_LEN:  # noqa: SIM109
         # the commonest picture (every night pick, every vote): one machine-code pass
         return _choice(out, size, rot, pic, _PICKING if kind == PICK else _VOTING)
-    elif kind == YESNO:
+    if not valid(pic):
+        kind = DARK
+    if kind == YESNO:
         answer, cursor = pic[2], pic[1]
         if answer in (1, 2):
             _paint(out, size, rot, 0, _OFF)      # the answer given: one pixel, like any other
@@ -274,7 +280,7 @@ def shade(src, dst, at: int, n: int, lut):
 
 def animated(pic):
     """Does this picture change by itself over time (so the ring must be redrawn)?"""
-    return len(pic) > 0 and pic[0] in (COUNTDOWN, FAULT)
+    return len(pic) > 0 and (pic[0] == COUNTDOWN or pic[0] == FAULT)  # noqa: SIM109 (see draw)
 
 
 def budget_level(frame_sum, budget_ma, ma_per_channel=20):
