@@ -77,16 +77,18 @@ def crc16(data, crc=0xFFFF):
 
 
 @micropython.viper
-def _cobs_into(src, n: int, out, end: int) -> int:
-    # one pass: each block's length byte is filled in when the block ends (at a zero, after
-    # 254 bytes, or at the end); `end` adds the frame's closing 0x00. Returns the length.
+def _cobs_into(src, start: int, end: int, out, close: int) -> int:
+    # COBS of src[start:end] into out from 0, in one pass: each block's length byte is filled
+    # in when the block ends (at a zero, after 254 bytes, or at the end); `close` adds the
+    # frame's 0x00. Returns the length. out may be src itself if start is at least
+    # 2 + (end - start) // 254: the writes then never overtake the reads.
     s = ptr8(src)
     o = ptr8(out)
     at = 0              # where the open block's length byte goes
     w = 1
     code = 1
-    i = 0
-    while i < n:
+    i = start
+    while i < end:
         b = s[i]
         i += 1
         if b == 0:
@@ -104,7 +106,7 @@ def _cobs_into(src, n: int, out, end: int) -> int:
                 w += 1
                 code = 1
     o[at] = code
-    if end:
+    if close:
         o[w] = 0
         w += 1
     return w
@@ -138,41 +140,20 @@ def _uncobs(src, start: int, end: int, out) -> int:
 def _unframe(src, start: int, end: int, out) -> int:
     # the frame src[start:end] (no 0x00) decoded into out, then its CRC checked there:
     # the payload's length (kind, seq, body) if it is valid COBS, at least 4 bytes long and
-    # its CRC holds; else -1 (_uncobs and _crc in one call)
-    s = ptr8(src)
+    # its CRC holds; else -1
+    n = int(_uncobs(src, start, end, out))
+    if n < 4:
+        return -1
     o = ptr8(out)
-    t = ptr16(_CRC)
-    crc = 0xFFFF
-    i = start
-    w = 0
-    while i < end:
-        code = s[i]
-        block = i + code
-        if code == 0 or block > end:
-            return -1
-        i += 1
-        while i < block:
-            o[w] = s[i]
-            w += 1
-            i += 1
-        if code != 255 and i < end:
-            o[w] = 0
-            w += 1
-    if w < 4:
+    if int(_crc(out, 0, n - 2, 0xFFFF)) != (o[n - 2] << 8) | o[n - 1]:
         return -1
-    i = 0
-    while i < w - 2:
-        crc = ((crc << 8) & 0xFF00) ^ t[((crc >> 8) ^ o[i]) & 0xFF]
-        i += 1
-    if crc != (o[w - 2] << 8) | o[w - 1]:
-        return -1
-    return w - 2
+    return n - 2
 
 
 def _cobs(data, end):
     n = len(data)
     out = bytearray(n + n // 254 + 3)
-    return bytes(out[:_cobs_into(data, n, out, end)])
+    return bytes(out[:_cobs_into(data, 0, n, out, end)])
 
 
 def cobs_encode(data):
@@ -199,58 +180,47 @@ def ack_frame(seq):
 
 
 @micropython.viper
-def _frame_into(kind: int, seq: int, body, n: int, out) -> int:
-    # kind, seq, body and their CRC, COBS-encoded into `out` in one pass (see _cobs_into),
-    # and the closing 0x00; returns the length
-    s = ptr8(body)
+def _payload_into(out, at: int, kind: int, seq: int, body):
+    # kind, seq, body and their CRC into out[at:]
     o = ptr8(out)
+    s = ptr8(body)
     t = ptr16(_CRC)
-    crc = 0xFFFF
-    at = 0
-    w = 1
-    code = 1
-    i = -2
-    last = n + 2
-    while i < last:
-        if i == -2:
-            b = kind
-        elif i == -1:
-            b = seq
-        elif i < n:
-            b = s[i]
-        elif i == n:
-            b = (crc >> 8) & 0xFF
-        else:
-            b = crc & 0xFF
-        if i < n:
-            crc = ((crc << 8) & 0xFF00) ^ t[((crc >> 8) ^ b) & 0xFF]
+    n = int(len(body))
+    o[at] = kind
+    o[at + 1] = seq
+    i = 0
+    while i < n:
+        o[at + 2 + i] = s[i]
         i += 1
-        if b == 0:
-            o[at] = code
-            at = w
-            w += 1
-            code = 1
-        else:
-            o[w] = b
-            w += 1
-            code += 1
-            if code == 255:
-                o[at] = code
-                at = w
-                w += 1
-                code = 1
-    o[at] = code
-    o[w] = 0
-    return w + 1
+    crc = 0xFFFF
+    i = at
+    while i < at + n + 2:
+        crc = ((crc << 8) & 0xFF00) ^ t[((crc >> 8) ^ o[i]) & 0xFF]
+        i += 1
+    o[i] = (crc >> 8) & 0xFF
+    o[i + 1] = crc & 0xFF
+
+
+@micropython.native
+def _frame_into(kind, seq, body, out):
+    # the frame into out (len(body) + 6 + (len(body) + 4) // 254 bytes: at most that long,
+    # and exactly that below 250): the payload first at its end, then COBS-encoded in place
+    # to the front. Returns the length.
+    n = len(body) + 4
+    at = 2 + n // 254
+    _payload_into(out, at, kind, seq, body)
+    return _cobs_into(out, at, at + n, out, 1)
 
 
 @micropython.native
 def frame(kind, seq, body=b""):
-    """One frame on the wire: COBS(kind, seq, body, crc) and a 0x00 (a bytearray: built in
-    one buffer, trimmed in place)."""
-    n = len(body)
-    out = bytearray(n + n // 254 + 8)
-    out[_frame_into(kind, seq, body, n, out):] = b""
+    """One frame on the wire: COBS(kind, seq, body, crc) and a 0x00 (a bytearray, made in
+    one buffer)."""
+    n = len(body) + 4
+    out = bytearray(2 + n // 254 + n)
+    w = _frame_into(kind, seq, body, out)
+    if w < len(out):
+        out[w:] = b""           # a long body's zeros saved a code byte (never in a frame)
     return out
 
 
@@ -348,7 +318,7 @@ class Sender:
         # a frame of n < 250 body bytes is n + 6 long on the wire: one COBS code, a 0x00
         if spare and n < 250 and len(spare[-1][1]) == n + 6:
             entry = spare.pop()
-            _frame_into(kind, seq, body, n, entry[1])
+            _frame_into(kind, seq, body, entry[1])
             entry[0] = seq
             entry[2] = None
             entry[3] = tag
