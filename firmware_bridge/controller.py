@@ -171,7 +171,6 @@ class Controller:
         # waits for as many bytes as it asks, so it asks for one at a time (each a copy out
         # of the USB buffer); where the link is a non-blocking file (the unix port in the
         # simulator says so in PADLINK_NONBLOCKING) one read takes everything waiting.
-        got = self.inbox
         n = 0
         began = ticks_us()
         if self.bulk:
@@ -180,15 +179,21 @@ class Controller:
             except OSError:
                 got = None
             n = len(got) if got else 0
-        while not self.bulk and n < 256 and self.poller.poll(0):
-            try:
-                b = self.link_in.read(1)
-            except OSError:
-                break
-            if not b:
-                break
-            got += b
-            n += 1
+        else:
+            inbox = self.inbox
+            while n < 256 and self.poller.poll(0):
+                try:
+                    b = self.link_in.read(1)
+                except OSError:
+                    break
+                if not b:
+                    break
+                inbox += b
+                n += 1
+            # as bytes: find() and startswith() are bytes methods on every port, a
+            # bytearray's only on some builds
+            got = bytes(inbox) if n else None
+            inbox[:] = b""
         if not n:
             return False
         self.io_us += ticks_diff(ticks_us(), began)
@@ -208,14 +213,10 @@ class Controller:
                     start = len(ack)
             if not start and got == PI_BEAT:
                 self.last_host = now
-                if not self.bulk:
-                    got[:] = b""
                 return False
         if start < n:
             self.now = now
             dec.feed(got, self.take, start)
-        if not self.bulk:
-            got[:] = b""
         return True
 
     @micropython.native
