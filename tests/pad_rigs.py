@@ -42,6 +42,10 @@ class Rig:
     def release(self, seat: int) -> None:
         raise NotImplementedError
 
+    def seen_down(self, seat: int) -> None:
+        """Wait till the backend has seen this press: a finger is never up before its pad
+        saw it down (only a real-time backend on a loaded machine can be that late)."""
+
     def spike(self, seat: int, seconds: float) -> None:
         """A press as short as a spike of noise on the cable."""
         self.press(seat)
@@ -70,6 +74,7 @@ class Rig:
 
     def tap(self, seat: int) -> list[PadEvent]:
         self.press(seat)
+        self.seen_down(seat)
         self.wait(0.1)
         self.release(seat)
         self.wait(0.05)
@@ -216,6 +221,11 @@ class SerialRig(Rig):
 
     def wait(self, seconds: float) -> None:
         time.sleep(seconds)
+
+    def seen_down(self, seat: int) -> None:
+        # a MicroPython stalled 0.1 s by a loaded machine would see the press and the release
+        # in one look at the pins: no edge at all, where no real Pico misses a finger
+        self.settle()
 
     def settle(self, timeout: float = 5.0) -> bool:
         """Wait until the Pi has heard each button end where the test left it."""
