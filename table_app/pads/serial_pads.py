@@ -337,8 +337,7 @@ class SerialPads(PadBackend):
             data = link.sender.due(int(self.clock.now() * 1000))
             self.stats["resends"] += link.sender.resends - before
             if link.held and (data is not None or self.link_time() >= link.held_until):
-                data = bytes(link.held) + (data or b"")
-                link.held.clear()
+                data = self._after_held(data or b"")
         if data is not None:
             self._write(data)
 
@@ -355,9 +354,16 @@ class SerialPads(PadBackend):
                 link.held_until = self.link_time() + ACK_HOLD
             link.held += pl.ack_frame(seq)
             return
-        data = bytes(link.held) + pl.ack_frame(seq)
-        link.held.clear()
-        self._write(data)
+        self._write(self._after_held(pl.ack_frame(seq)))
+
+    def _after_held(self, data: bytes) -> bytes:
+        # the acks held back go first, in the same write (called under link.lock)
+        held = self.link.held
+        if not held:
+            return data
+        data = bytes(held) + data
+        held.clear()
+        return data
 
     def _write(self, data: bytes) -> None:
         reader = self.reader
@@ -398,10 +404,7 @@ class SerialPads(PadBackend):
                     if link.sender.ack(body[0]):
                         nxt = link.sender.due(int(now * 1000))
                         if nxt is not None:      # the next queued frame, without waiting
-                            if link.held:
-                                nxt = bytes(link.held) + nxt
-                                link.held.clear()
-                            self._write(nxt)
+                            self._write(self._after_held(nxt))
                 elif kind == pl.BEAT and len(body) >= 4:
                     self._offset(now, self._unwrap(pl.u32(body, 0)))
                 elif kind == pl.HELLO_REPLY:
