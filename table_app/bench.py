@@ -159,7 +159,7 @@ def bench_firmware(presses: int, as_json: bool = False) -> list[dict[str, Any]]:
     _show(figs, as_json, "pad controller: press -> ring through the real firmware, ptys, "
           "reader thread, queue, grammar and sender",
           "a zero-work pipe over the same ptys, relay, FIFOs and threads; the firmware's "
-          "work beside that pipe's loop reading and writing the same frames",
+          "work beside that pipe's own time in its turns, system calls apart in both",
           {"press_to_ring_p50": "target: ratio at most 2",
            "press_to_ring_p99": "target: ratio at most 1.5",
            "firmware_work_per_press": "target: at most 50 us",

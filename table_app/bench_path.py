@@ -10,10 +10,12 @@ interleaved batch by batch, so a busy machine moves both alike.
   and app thread on the Pi side that answer one byte.
 - firmware_work_per_press: the firmware's own working time (ticks_us, sent in STATS) per
   press: making the edge, decoding and handling what comes back, drawing the ring and handing
-  it to the pixel writer, the ACKs; beside the floor loop's time for reading and writing the
-  same frames. firmware_link_per_press: the firmware's time in the system calls that stand in
-  for the Pico's hardware (the link's reads and writes on the ptys, a copy into the USB buffer
-  on a Pico; waking the pixel thread, which the Pico's core 1 never needs), beside the same.
+  it to the pixel writer, the ACKs; beside the floor loop's own time in the turns where it
+  reads and writes its bytes, its system calls left out in the same way.
+  firmware_link_per_press: the firmware's time in the system calls that stand in for the
+  Pico's hardware (the link's reads and writes on the ptys, a copy into the USB buffer on a
+  Pico; waking the pixel thread, which the Pico's core 1 never needs), beside the floor's
+  system calls (its link, and its pixel frame written in the loop).
 - queue_to_ring: a pad event put on the table's queue until the ring's answer goes out, with
   the journal durable on this machine's disk, beside the same with the journal on tmpfs.
 """
@@ -37,24 +39,36 @@ p = select.poll(); p.register(sys.stdin, select.POLLIN)
 frame = b"W" + bytes(432)
 last = {}
 work = 0
+io = 0
+ticks_us, ticks_diff = time.ticks_us, time.ticks_diff
 while True:
-    t = time.ticks_us()
+    padsim.service()           # the pins, as the controller's scan reads them: not work
+    t = ticks_us()
     busy = False
-    padsim.service()
+    sys_us = 0                 # this turn's system calls, timed apart as the controller's are
     if padsim.levels != last:
         last = dict(padsim.levels)
+        s = ticks_us()
         sys.stdout.buffer.write(b"e")
+        sys_us += ticks_diff(ticks_us(), s)
         busy = True
-    while p.poll(0):
-        b = sys.stdin.buffer.read(1)
+    while True:
+        s = ticks_us()
+        b = sys.stdin.buffer.read(1) if p.poll(0) else None
+        sys_us += ticks_diff(ticks_us(), s)
+        if not b:
+            break
         if b == b"s":
             padsim.writes[0] += 1
+            s = ticks_us()
             padsim.send(frame)
+            sys_us += ticks_diff(ticks_us(), s)
             busy = True
         elif b == b"q":
-            sys.stdout.buffer.write(b"#%d\\n" % work)
+            sys.stdout.buffer.write(b"#%d %d\\n" % (work, io))
     if busy:
-        work += time.ticks_diff(time.ticks_us(), t)
+        io += sys_us
+        work += ticks_diff(ticks_us(), t) - sys_us
     time.sleep_us(50)
 """
 
@@ -81,11 +95,11 @@ class _FloorPath:
         from firmware_bridge.picosim import Firmware
         self.fw = Firmware(script=FLOOR_FIRMWARE)
         self.q: queue.Queue[bytes] = queue.Queue()
-        self.work: queue.Queue[int] = queue.Queue()
+        self.work: queue.Queue[tuple[int, int]] = queue.Queue()
         owner = self
 
         class Proto(serial.threaded.Protocol):  # type: ignore[misc]
-            text = b""          # a "#<us>\n" answer to q, perhaps in pieces
+            text = b""          # a "#<work us> <io us>\n" answer to q, perhaps in pieces
 
             def data_received(self, data: bytes) -> None:
                 if self.text or b"#" in data:
@@ -93,7 +107,8 @@ class _FloorPath:
                     data = data[:data.index(b"#")] if b"#" in data else b""
                     if b"\n" in self.text:
                         line, _, rest = self.text.partition(b"\n")
-                        owner.work.put(int(line[1:]))
+                        work, io = line[1:].split()
+                        owner.work.put((int(work), int(io)))
                         self.text = b""
                         data += rest
                 if data:
@@ -126,10 +141,10 @@ class _FloorPath:
         return _wait_frame(self.fw, n)
 
     def work_us(self) -> tuple[int, int]:
-        # the floor's whole busy time is reading and writing the frames
+        # the floor's own time in a change's turns, and its system calls apart (as the
+        # controller counts work_us and io_us)
         self.reader.write(b"q")
-        us = self.work.get(timeout=5)
-        return us, us
+        return self.work.get(timeout=5)
 
     def close(self) -> None:
         self.stop.set()
