@@ -77,19 +77,42 @@ def crc16(data, crc=0xFFFF):
 
 
 @micropython.viper
-def _cobs_into(src, start: int, end: int, out, close: int) -> int:
-    # COBS of src[start:end] into out from 0, in one pass: each block's length byte is filled
-    # in when the block ends (at a zero, after 254 bytes, or at the end); `close` adds the
-    # frame's 0x00. Returns the length. out may be src itself if start is at least
-    # 2 + (end - start) // 254: the writes then never overtake the reads.
-    s = ptr8(src)
+def _encode(kind: int, seq: int, body, out, framed: int) -> int:
+    # COBS into out from 0, in one pass: each block's length byte is filled in when the
+    # block ends (at a zero, after 254 bytes, or at the end). framed: the bytes encoded are
+    # kind, seq, body and their CRC, and the frame's 0x00 closes it (one function for the
+    # whole frame: the controller's edges are made here); else body alone. out must hold
+    # len(body) + 6 + (len(body) + 4) // 254 bytes. Returns the length written.
+    s = ptr8(body)
     o = ptr8(out)
-    at = 0              # where the open block's length byte goes
+    n = int(len(body))
+    pre = 0
+    crc = 0
+    if framed:
+        pre = 2
+        t = ptr16(_CRC)
+        crc = 0xFF00 ^ t[(0xFF ^ kind) & 0xFF]     # from 0xFFFF, kind taken
+        crc = ((crc << 8) & 0xFF00) ^ t[((crc >> 8) ^ seq) & 0xFF]
+        i = 0
+        while i < n:
+            crc = ((crc << 8) & 0xFF00) ^ t[((crc >> 8) ^ s[i]) & 0xFF]
+            i += 1
+    last = n + pre + pre             # the CRC's two bytes only in a frame, as kind and seq
+    at = 0                           # where the open block's length byte goes
     w = 1
     code = 1
-    i = start
-    while i < end:
-        b = s[i]
+    i = 0
+    while i < last:
+        if i >= pre and i < n + pre:
+            b = s[i - pre]
+        elif i == 0:
+            b = kind
+        elif i == 1:
+            b = seq
+        elif i == n + 2:
+            b = (crc >> 8) & 0xFF
+        else:
+            b = crc & 0xFF
         i += 1
         if b == 0:
             o[at] = code
@@ -106,7 +129,7 @@ def _cobs_into(src, start: int, end: int, out, close: int) -> int:
                 w += 1
                 code = 1
     o[at] = code
-    if close:
+    if framed:
         o[w] = 0
         w += 1
     return w
@@ -150,15 +173,11 @@ def _unframe(src, start: int, end: int, out) -> int:
     return n - 2
 
 
-def _cobs(data, end):
-    n = len(data)
-    out = bytearray(n + n // 254 + 3)
-    return bytes(out[:_cobs_into(data, 0, n, out, end)])
-
-
 def cobs_encode(data):
     """COBS: the frame with no zero byte in it, so 0x00 can end every frame."""
-    return _cobs(data, False)
+    n = len(data)
+    out = bytearray(n + n // 254 + 6)
+    return bytes(out[:_encode(0, 0, data, out, 0)])
 
 
 def cobs_decode(data):
@@ -179,46 +198,13 @@ def ack_frame(seq):
     return f
 
 
-@micropython.viper
-def _payload_into(out, at: int, kind: int, seq: int, body):
-    # kind, seq, body and their CRC into out[at:]
-    o = ptr8(out)
-    s = ptr8(body)
-    t = ptr16(_CRC)
-    n = int(len(body))
-    o[at] = kind
-    o[at + 1] = seq
-    i = 0
-    while i < n:
-        o[at + 2 + i] = s[i]
-        i += 1
-    crc = 0xFFFF
-    i = at
-    while i < at + n + 2:
-        crc = ((crc << 8) & 0xFF00) ^ t[((crc >> 8) ^ o[i]) & 0xFF]
-        i += 1
-    o[i] = (crc >> 8) & 0xFF
-    o[i + 1] = crc & 0xFF
-
-
-@micropython.native
-def _frame_into(kind, seq, body, out):
-    # the frame into out (len(body) + 6 + (len(body) + 4) // 254 bytes: at most that long,
-    # and exactly that below 250): the payload first at its end, then COBS-encoded in place
-    # to the front. Returns the length.
-    n = len(body) + 4
-    at = 2 + n // 254
-    _payload_into(out, at, kind, seq, body)
-    return _cobs_into(out, at, at + n, out, 1)
-
-
 @micropython.native
 def frame(kind, seq, body=b""):
     """One frame on the wire: COBS(kind, seq, body, crc) and a 0x00 (a bytearray, made in
     one buffer)."""
     n = len(body) + 4
     out = bytearray(2 + n // 254 + n)
-    w = _frame_into(kind, seq, body, out)
+    w = _encode(kind, seq, body, out, 1)
     if w < len(out):
         out[w:] = b""           # a long body's zeros saved a code byte (never in a frame)
     return out
@@ -318,7 +304,7 @@ class Sender:
         # a frame of n < 250 body bytes is n + 6 long on the wire: one COBS code, a 0x00
         if spare and n < 250 and len(spare[-1][1]) == n + 6:
             entry = spare.pop()
-            _frame_into(kind, seq, body, entry[1])
+            _encode(kind, seq, body, entry[1], 1)
             entry[0] = seq
             entry[2] = None
             entry[3] = tag
