@@ -268,10 +268,15 @@ def press_to_ring(presses: int, reps: int = 5) -> list[dict[str, Any]]:
 
 
 def _figure(name: str, unit: str, runs: list[float], floors: list[float]) -> dict[str, Any]:
-    value, floor = statistics.median(runs), statistics.median(floors)
-    return {"name": name, "unit": unit, "value": round(value, 3), "floor": round(floor, 3),
-            "ratio": round(value / floor, 2) if floor else None,
-            "runs": [round(r, 3) for r in runs], "floor_runs": [round(r, 3) for r in floors]}
+    """A figure beside its floor, repetition by repetition: the ratio is the median of each
+    repetition's own ratio (a figure and its floor measured one after the other), as the
+    rules' pairs are, so a stall that hits one repetition moves one ratio, not both medians."""
+    ratios = [r / f for r, f in zip(runs, floors, strict=True) if f]
+    return {"name": name, "unit": unit, "value": round(statistics.median(runs), 3),
+            "floor": round(statistics.median(floors), 3),
+            "ratio": round(statistics.median(ratios), 2) if ratios else None,
+            "runs": [round(r, 3) for r in runs], "floor_runs": [round(r, 3) for r in floors],
+            "ratios": [round(r, 2) for r in ratios]}
 
 
 def queue_to_ring(presses: int, reps: int = 5) -> list[dict[str, Any]]:

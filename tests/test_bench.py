@@ -34,3 +34,38 @@ def test_rules_prints_one_json_object_a_figure() -> None:
         assert {"name", "unit", "value", "floor", "ratio", "runs"} <= set(f)
         assert f["value"] > 0 and f["floor"] > 0 and len(f["runs"]) == 15
         assert f["engine"].startswith(("compiled", "interpreted"))
+
+
+def test_a_ratio_is_the_median_of_each_repetitions_own_ratio() -> None:
+    # a stall that hits one repetition of the figure and another of its floor moves two
+    # ratios, not the medians of both sides: 4/3 from the medians, 2 from the repetitions
+    from table_app.bench_path import _figure
+
+    fig = _figure("x", "ms", [2.0, 4.0, 9.0], [1.0, 4.0, 3.0])
+    assert fig["ratios"] == [2.0, 1.0, 3.0]
+    assert fig["ratio"] == 2.0
+    assert (fig["value"], fig["floor"]) == (4.0, 3.0)
+
+
+def test_a_process_cpu_time_is_read_finer_than_a_clock_tick() -> None:
+    # the idle figure reads another process's CPU time over 2 s windows: in clock ticks
+    # (10 ms) an idle loop's share moved in steps of 0.5 %. A child spins 25 ms of CPU in a
+    # thread that has ended by the time it is read: it counts, and not rounded to a tick.
+    from table_app.bench import _cpu_seconds
+
+    code = ("import threading, time, sys\n"
+            "def spin():\n"
+            "    t = time.thread_time()\n"
+            "    while time.thread_time() - t < 0.025:\n"
+            "        pass\n"
+            "th = threading.Thread(target=spin); th.start(); th.join()\n"
+            "print('spun', flush=True); sys.stdin.read()\n")
+    child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "spun\n"
+        spent = _cpu_seconds(child.pid)
+    finally:
+        child.communicate("", timeout=30)
+    assert spent >= 0.025
+    assert abs(spent * 100 - round(spent * 100)) > 1e-6     # not a whole number of ticks
