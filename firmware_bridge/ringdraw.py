@@ -244,15 +244,28 @@ def draw(pic, t, size, rotation, out):
     return channel_sum(out, size * 3)
 
 
+def cap_byte(cap):
+    """A brightness cap of 0-1 as the controller takes it (BRIGHT): 0-255."""
+    return max(0, min(255, round(cap * 255)))
+
+
+_LUTS = {}
+
+
 def render(pic, t=0.0, size=12, rotation=0, cap=1.0):
-    """The ring's pixels (a list of (r, g, b)) for picture bytes `pic` at time `t`: what
-    draw() gives the strip, so every backend shows exactly the same pixels."""
+    """The ring's pixels (a list of (r, g, b)) for picture bytes `pic` at time `t`, under
+    the brightness cap `cap` (0-1): what draw() gives the strip and the controller dims it
+    to (the same integer table), so every backend shows exactly the same pixels."""
     out = bytearray(size * 3)
     draw(pic, t, size, rotation, out)
-    px = [(out[j + 1], out[j], out[j + 2]) for j in range(0, size * 3, 3)]
-    if cap < 1.0:
-        px = [(int(c[0] * cap), int(c[1] * cap), int(c[2] * cap)) for c in px]
-    return px
+    c = cap_byte(cap)
+    if c < 255:
+        lut = _LUTS.get(c)
+        if lut is None:
+            lut = _LUTS[c] = bytearray(256)
+            shade_table(lut, c, 256)
+        shade(out, out, 0, size * 3, lut)
+    return [(out[j + 1], out[j], out[j + 2]) for j in range(0, size * 3, 3)]
 
 
 @micropython.viper

@@ -391,6 +391,22 @@ def test_the_night_cap_dims_every_ring(rig: SerialRig) -> None:
     assert rig.fw.wait_ring(1, lambda px: px[1] == (64, 64, 64))
 
 
+def test_under_the_night_cap_the_pi_sees_the_light_the_rings_give(rig: SerialRig) -> None:
+    # observe, the simulator and the host's screen draw a ring from the Pi's own copy of
+    # the picture: under the table's night cap that copy must be the light the controller
+    # gives, to the unit (the Pi once dimmed by a float, 63 where the ring gave 64)
+    rig.panel.set_cap(0.25)                                     # the table's night cap
+    for i, pic in enumerate(PICTURES):
+        if isinstance(pic, Countdown | Fault):
+            continue                                            # animated
+        seat = 1 + i % 12
+        rig.panel.show(seat, pic)
+        want = [tuple(c) for c in rig.backend.pixels(seat, 0.0)]
+        assert rig.fw.wait_ring(seat, lambda px, w=want: px == w), (pic, want,
+                                                                     rig.fw.ring(seat))
+        rig.panel.show(seat, Dark())
+
+
 def test_link_cut_mid_game_and_restored(rig: SerialRig) -> None:
     rig.panel.ask(3, [1, 2, 4])
     rig.tap(3)                       # from nobody to the first eligible seat, seat 1

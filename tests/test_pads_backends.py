@@ -141,7 +141,9 @@ def test_ring_pictures() -> None:
     assert render(Countdown(30, 60))[:7] == [render(Countdown(30, 60))[0]] * 6 + [OFF]
     assert sum(p != OFF for p in render(Countdown(60, 60))) == 12
     dim = render(Pick(frozenset({2}), cursor=2), cap=0.25)
-    assert dim[1] == (63, 63, 63)
+    # dimmed as the controller dims: the cap as a byte (round(0.25 * 255) = 64), then
+    # 255 * 64 // 255
+    assert dim[1] == (64, 64, 64)
     # the last 10 s blink
     assert render(Countdown(5, 60), t=0.1) != render(Countdown(5, 60), t=0.3)
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge import padlink as pl
+from firmware_bridge import ringdraw as rd
 
 from ..clock import Clock
 from ..paths import config_dir
@@ -145,7 +146,7 @@ class SerialPads(PadBackend):
         self._drop_reader()
 
     def _cap_changed(self) -> None:
-        self.set_brightness(round(self.light_cap * 255))
+        self.set_brightness(rd.cap_byte(self.light_cap))
 
     def _turns(self) -> bytes:
         return bytes(self.rotation.get(seat, 0) for seat in range(1, self.seats + 1))
