@@ -156,9 +156,10 @@ def _show(figs: list[dict[str, Any]], as_json: bool, title: str, floor: str,
 
 def bench_firmware(presses: int, as_json: bool = False) -> list[dict[str, Any]]:
     """Press to ring through the whole path, beside the zero-work pipe over the same path."""
-    from .bench_path import press_to_ring
+    from .bench_path import firmware_replay, press_to_ring
 
     figs = press_to_ring(presses)
+    figs.insert(3, firmware_replay())
     _show(figs, as_json, "pad controller: press -> ring through the real firmware, ptys, "
           "reader thread, queue, grammar and sender",
           "a zero-work pipe over the same ptys, relay, FIFOs and threads; the firmware's "
@@ -166,6 +167,8 @@ def bench_firmware(presses: int, as_json: bool = False) -> list[dict[str, Any]]:
           {"press_to_ring_p50": "target: ratio at most 2",
            "press_to_ring_p99": "target: ratio at most 1.5",
            "firmware_work_per_press": "target: at most 50 us",
+           "firmware_work_replayed": "the same taps back to back in one process: caches "
+                                     "warm; floor: the floor loop's moments, the same way",
            "firmware_link_per_press": "the link's system calls, apart from the work"})
     return figs
 

@@ -69,3 +69,14 @@ def test_a_process_cpu_time_is_read_finer_than_a_clock_tick() -> None:
         child.communicate("", timeout=30)
     assert spent >= 0.025
     assert abs(spent * 100 - round(spent * 100)) > 1e-6     # not a whole number of ticks
+
+
+def test_the_firmware_replay_times_the_real_controller_beside_its_floor() -> None:
+    # the warm figure runs the real controller in the unix MicroPython: each repetition a
+    # work per tap and a floor, both measured (the controller's own ticks_us, sent in STATS)
+    from table_app.bench_path import firmware_replay
+
+    fig = firmware_replay(taps=12, reps=2)
+    assert fig["name"] == "firmware_work_replayed" and fig["unit"] == "us"
+    assert len(fig["runs"]) == len(fig["floor_runs"]) == len(fig["ratios"]) == 2
+    assert all(r > 0 for r in fig["runs"]) and all(f > 0 for f in fig["floor_runs"])
