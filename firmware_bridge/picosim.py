@@ -100,8 +100,20 @@ class Relay(threading.Thread):
                 except (BlockingIOError, OSError):
                     pass            # nobody reading: bytes on a cable nobody listens to
 
-    def to_pad(self, data: bytes) -> None:
-        os.write(self.pad_fd, data)
+    def to_pad(self, data: bytes, wait: float = 5.0) -> None:
+        """Bytes into the pad's side of the cable, waiting up to `wait` s while the pad has
+        not read what came before (a full pty says EAGAIN, even to a pad only a moment
+        behind)."""
+        view = memoryview(data)
+        end = time.monotonic() + wait
+        while view:
+            try:
+                view = view[os.write(self.pad_fd, view):]
+            except BlockingIOError:
+                left = end - time.monotonic()
+                if left <= 0:
+                    raise
+                select.select([], [self.pad_fd], [], min(left, 0.05))
 
     def _noise(self, data: bytes) -> bytes:
         if not self.corrupt:
@@ -132,9 +144,9 @@ class Relay(threading.Thread):
                     self.to_host(self._noise(data))     # while cut, the pad talks to nobody
                 else:
                     try:
-                        self.to_pad(self._noise(data))
-                    except (BlockingIOError, OSError):
-                        pass
+                        self.to_pad(self._noise(data), wait=0)
+                    except OSError:
+                        pass            # a pad that does not read loses what the Pi sends
 
     def stop(self) -> None:
         self.running = False

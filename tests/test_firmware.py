@@ -465,6 +465,33 @@ def test_noise_and_corrupt_bytes_both_ways(rig: SerialRig) -> None:
     assert _wait(lambda: rig.backend.stats["pad_bad_frames"] > 0)
 
 
+def test_bytes_put_on_the_cable_wait_for_a_pad_that_is_behind(rig: SerialRig) -> None:
+    # the noise test once died of EAGAIN: the pad's side of the pty was full for a moment.
+    # Here the firmware is stopped (SIGSTOP) till its side is full, and resumed a moment
+    # later: what the test puts on the cable waits for room instead of failing
+    import os
+    import signal
+    import threading
+
+    def resume(pid: int = rig.fw.proc.pid) -> None:
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass                                    # the test ended first
+
+    os.kill(rig.fw.proc.pid, signal.SIGSTOP)
+    try:
+        with pytest.raises(BlockingIOError):
+            for _ in range(1000):
+                rig.fw.relay.to_pad(bytes(4096), wait=0)          # empty frames: ignored
+    finally:
+        threading.Timer(0.3, resume).start()
+    rig.fw.relay.to_pad(b"\x03\x04" + bytes(64))
+    assert rig.fw.proc.poll() is None
+    rig.panel.show(2, CheckShown(4, "red"))
+    assert rig.fw.wait_ring(2, lambda px: px[3] == (200, 0, 0), timeout=10)
+
+
 def test_ctrl_c_on_the_link_is_just_a_byte(rig: SerialRig) -> None:
     rig.fw.relay.to_pad(b"\x03\x03\x04\x03")
     time.sleep(0.3)
