@@ -256,7 +256,8 @@ class Controller:
                 self.anim[s] = moving
                 self.animating = any(self.anim)
             self.shown_at[s] = now
-            self.todo.append(s)
+            if s not in self.todo:          # two pictures in one step: drawn once, the last
+                self.todo.append(s)
             self.dirty = True
         elif kind == BRIGHT and len(body) >= 3:
             self.cap = body[0]
@@ -324,7 +325,7 @@ class Controller:
         changed = self.todo
         if self.animating:
             for s in range(seats):
-                if anim[s]:
+                if anim[s] and s not in changed:
                     changed.append(s)
         for s in changed:
             t = ticks_diff(now, self.shown_at[s]) / 1000 if anim[s] else 0.0
