@@ -143,24 +143,41 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_play(args: argparse.Namespace) -> int:
     from . import run
-
-    if args.demo and not args.format and not args.format_file:
-        args.format = "yakuza"
     from .pads import PadError
+    from .settings import Settings, SettingsError, apply, load_settings
     from .table.journal import JournalError
 
     if args.players is not None and args.players < 1:
         print("table-app: --players takes 1 or more", file=sys.stderr)
         return 2
-    from .settings import SettingsError, apply, load_settings
+    chosen = bool(args.format or args.format_file)      # on the command line: a game now
+    args.notices = []
     try:
-        apply(args, load_settings())
+        settings = load_settings()
     except SettingsError as exc:
-        print(f"table-app: {exc}", file=sys.stderr)
-        return 2
+        if args.demo:
+            print(f"table-app: {exc}", file=sys.stderr)
+            return 2
+        # the table opens whatever the file says (systemd would only start it again and
+        # again): on its defaults, with the mistake on the host's screen
+        args.notices.append(("settings_bad", str(exc)))
+        settings = Settings()
+    # the settings' format is the one a new game offers first on the setup screen; the demo
+    # has no setup screen and plays it
+    args.offer_format = settings.format if settings.format in BUILTIN_FORMATS else None
+    settings.format = None
+    apply(args, settings)
+    if args.demo and not chosen:
+        args.format = args.offer_format or "yakuza"
     args.lang = args.lang or "en"
     args.deal = args.deal or "app"
     args.volume = 0.9 if args.volume is None else args.volume
+    if args.demo or chosen:
+        # checked before anything is written: a refused start never reaches the journal
+        refused = _start_refused(args)
+        if refused:
+            print(f"table-app: {refused}", file=sys.stderr)
+            return 2
     try:
         return run.demo(args) if args.demo else run.play(args)
     except (RulesError, ValueError, OSError, JournalError, PadError) as exc:
@@ -169,6 +186,20 @@ def cmd_play(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:             # Ctrl-C anywhere: a quiet stop, the journal kept
         print("table-app: stopped (the game resumes where it was)", file=sys.stderr)
         return 130
+
+
+def _start_refused(args: argparse.Namespace) -> str | None:
+    """Why the game the command line asks for cannot start at a table of 12 pads (None if
+    it can)."""
+    try:
+        fmt = _format(args)
+        n = args.players or fmt.default_players or min(12, fmt.max_players)
+        fmt.check_players(n)
+    except RulesError as exc:
+        return str(exc)
+    if n > 12:
+        return f"{n} players but only 12 pads"
+    return None
 
 
 def _table_options(p: argparse.ArgumentParser) -> None:

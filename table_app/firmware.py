@@ -35,12 +35,22 @@ class FirmwareError(Exception):
     """A step of the install failed; the message says what to do."""
 
 
-def install_command(port: str, mpremote: str = "mpremote",
+def find_mpremote() -> list[str] | None:
+    """How to run mpremote: as a module of the Python the app runs in (its venv, whatever
+    PATH says: `sudo` and `runuser` give a PATH without the venv's bin/), else from PATH."""
+    import importlib.util
+    if importlib.util.find_spec("mpremote") is not None:
+        return [sys.executable, "-m", "mpremote"]
+    exe = shutil.which("mpremote")
+    return [exe] if exe else None
+
+
+def install_command(port: str, mpremote: list[str] | None = None,
                     pairing: Path | None = None) -> list[str]:
     """The one mpremote call that copies every file (and the pairing secret) and restarts
     the controller."""
     files = [FIRMWARE / f for f in FILES] + ([pairing] if pairing else [])
-    cmd = [mpremote, "connect", port, "resume"]
+    cmd = [*(mpremote or ["mpremote"]), "connect", port, "resume"]
     for i, f in enumerate(files):
         # one copy per file, each to its own name: `:name` works on the Pico and anywhere else
         cmd += [*(["+"] if i else []), "fs", "cp", str(f), ":" + f.name]
@@ -210,9 +220,9 @@ def install(port: str | None, dry_run: bool = False) -> int:
         print("table-app: no Pico found: plug the pad controller in, or give --port",
               file=sys.stderr)
         return 2
-    exe = shutil.which("mpremote")
+    exe = find_mpremote()
     if dry_run:
-        print(shlex.join(install_command(port, exe or "mpremote", Path("pairing.py"))))
+        print(shlex.join(install_command(port, exe, Path("pairing.py"))))
         return 0
     if exe is None:
         print("table-app: mpremote is not installed (python3 -m pip install mpremote)",

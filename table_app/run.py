@@ -23,7 +23,6 @@ from .table.app import TableApp
 from .table.bots import TableBots
 from .table.config import Host, Input
 from .table.core import Table
-from .table.journal import Journal
 
 DEFAULT_JOURNAL = state_dir() / "game.journal"
 
@@ -86,6 +85,13 @@ def _record(args: Any, app: TableApp, names: Any) -> Any:
     return recorder
 
 
+def _tell(notices: list[tuple[str, str]]) -> None:
+    """What the host must know about how the table opened, on stderr (the system's log)."""
+    from .screen.model import t
+    for key, detail in notices:
+        print(f"table-app: {t(key, 'en')} ({detail})", file=sys.stderr)
+
+
 def demo(args: Any) -> int:
     """A whole game with bots, headless; prints the narration and the outcome."""
     journal = Path(args.journal or (DEFAULT_JOURNAL.parent / "demo.journal"))
@@ -96,6 +102,7 @@ def demo(args: Any) -> int:
     app = TableApp(pads, voice, clock, journal, inbox, GrammarConfig())
     table = app.open(args.format, args.players, args.lang, args.deal, args.seed, args.format_file,
                      new=args.new, caps=_caps(args))
+    _tell(app.notices)
     if args.fast:
         from .table.virtual import follow_journal
         assert isinstance(clock, FakeClock)
@@ -134,19 +141,28 @@ def demo(args: Any) -> int:
     return 0
 
 
-def _setup_screen(pygame: Any, area: Any, setup: Any) -> Any:
-    """The setup screen until the host starts (the Setup), or closes the window (None)."""
+def _setup_screen(pygame: Any, display: Any, area: Any, setup: Any,
+                  pulse: Any = None) -> Any:
+    """The setup screen until the host starts (the Setup), or closes the window (None).
+    `pulse()` runs at least every 0.2 s meanwhile (systemd's watchdog, the pads)."""
     from .screen.render import Painter
     from .screen.setup import draw_setup
     lo, hi = setup.limits()
     setup.players = max(lo, min(hi, setup.players))
     painter = Painter()
+    from .systemd import notify
+    notify("READY=1\nSTATUS=setup screen" + "".join(f"; {detail}" for _, detail in setup.notices))
     while not setup.done:
         buttons = draw_setup(painter, area, setup)
-        pygame.display.flip()
+        display.flip()
         ev = pygame.event.wait(200)       # a timeout, so Ctrl-C is heard here too
+        if pulse is not None:
+            pulse()
         if ev.type == pygame.QUIT:
             return None
+        ev = display.event(ev)
+        if ev is None:
+            continue
         if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
             for b in buttons:
                 if b.hit(ev.pos):
@@ -161,15 +177,44 @@ def _setup_screen(pygame: Any, area: Any, setup: Any) -> Any:
     return setup
 
 
+def _no_display(exc: Exception) -> NoDisplay:
+    from .screen.display import video_drivers
+    try:
+        drivers = video_drivers()
+    except OSError:
+        drivers = []
+    have = f"; this pygame's SDL has {', '.join(drivers) or 'no video driver'}"
+    if drivers and "KMSDRM" not in drivers:
+        have += " (no KMSDRM, the console's: Debian's python3-pygame has it)"
+    return NoDisplay(f"no display could be opened ({exc}){have}")
+
+
+def _forget_presses(inbox: queue.Queue[Input]) -> None:
+    """Presses made on the setup screen belong to no game; links going down or up do."""
+    from .pads.events import PadLink
+    kept = []
+    while True:
+        try:
+            inp = inbox.get_nowait()
+        except queue.Empty:
+            break
+        if isinstance(inp, PadLink):
+            kept.append(inp)
+    for inp in kept:
+        inbox.put(inp)
+
+
 def play(args: Any) -> int:
     """The table itself: pads (simulated without hardware), voice, the host's screen."""
     import pygame
 
     from .pads.sim import SimPads
     from .screen import Names, Screen, Totals, host_view
+    from .screen.display import Display
     from .screen.public import PublicWindow
     from .screen.setup import Setup, load_names, save_names
     from .sound import SoundBoard
+    from .systemd import Watchdog, notify
     from .table.host import HostKeys
 
     journal = Path(args.journal or DEFAULT_JOURNAL)
@@ -187,10 +232,9 @@ def play(args: Any) -> int:
     pygame.init()
     width = 800 + (480 if kind == "sim" else 0)
     try:
-        flags = pygame.FULLSCREEN if getattr(args, "fullscreen", False) else 0
-        window = pygame.display.set_mode((width, 480), flags)
+        display = Display(pygame, (width, 480), getattr(args, "fullscreen", False))
     except pygame.error as exc:
-        raise NoDisplay(f"no display could be opened ({exc})") from None
+        raise _no_display(exc) from None
     asked = os.environ.get("SDL_VIDEODRIVER", "")
     if pygame.display.get_driver() in ("offscreen", "dummy") and not asked:
         # SDL found no screen and drew into memory: a table nobody can see is no table
@@ -198,21 +242,9 @@ def play(args: Any) -> int:
                         "could open): start it on the Pi's screen, or set "
                         "SDL_VIDEODRIVER=dummy to run it headless on purpose")
     pygame.display.set_caption("Mafia table")
-    host_area = window.subsurface((0, 0, 800, 480))
+    host_area = display.canvas.subsurface((0, 0, 800, 480))
     names = load_names()
-
-    # a new game starts on the setup screen; an unfinished one resumes at once
-    resuming = not args.new and bool(Journal.read(journal))
-    if not resuming and not args.format and not args.format_file:
-        setup = _setup_screen(pygame, host_area, Setup(args.format or "yakuza",
-                                                       args.players or 12, args.lang,
-                                                       args.deal, names))
-        if setup is None:
-            return 0
-        save_names(setup.names)
-        names = setup.names
-        args.format, args.players, args.lang, args.deal = (setup.fmt, setup.players,
-                                                           setup.lang, setup.deal)
+    watchdog = Watchdog()
     wake = pygame.event.custom_type()
 
     def sink(ev: Any) -> None:
@@ -224,7 +256,7 @@ def play(args: Any) -> int:
 
     if kind == "sim":
         pads: Any = SimPads(12, sink, clock, size=(480, 480),
-                            surface=window.subsurface((800, 0, 480, 480)))
+                            surface=display.canvas.subsurface((800, 0, 480, 480)))
     else:
         pads = make_pads(kind, 12, sink, clock)
     # which button is whose, and how each ring is turned: as `table-app check` found them
@@ -239,8 +271,47 @@ def play(args: Any) -> int:
                            device=getattr(args, "audio_device", "") or None)
         voice.start()
     app = TableApp(pads, voice, clock, journal, inbox, GrammarConfig())
-    table = app.open(args.format or "yakuza", args.players, args.lang, args.deal, args.seed,
-                     args.format_file, new=args.new, caps=_caps(args))
+
+    def pulse() -> None:
+        watchdog.beat(time.monotonic())
+        if kind != "sim" and hasattr(pads, "poll"):
+            pads.poll()
+
+    def choose(t0: Any, notices: list[str]) -> Any:
+        """The setup screen: the next game's choices (None: the window was closed)."""
+        if kind == "sim":
+            pads.draw()
+        setup = _setup_screen(pygame, display, host_area, Setup(
+            t0[0], t0[1], t0[2], t0[3], names, notices=notices), pulse)
+        if setup is not None:
+            save_names(setup.names)
+            _forget_presses(inbox)
+        return setup
+
+    try:
+        table = app.resume(args.new)
+        notices = [*getattr(args, "notices", []), *app.notices]
+        _tell(notices)
+        if table is None:
+            if not args.format and not args.format_file:
+                setup = choose((getattr(args, "offer_format", None) or "yakuza",
+                                args.players or 12, args.lang, args.deal), notices)
+                if setup is None:
+                    return 0
+                names = setup.names
+                args.format, args.players, args.lang, args.deal = (setup.fmt, setup.players,
+                                                                   setup.lang, setup.deal)
+            table = app.start(args.format or "yakuza", args.players, args.lang, args.deal,
+                              args.seed, args.format_file, caps=_caps(args))
+            app.sync_buttons()
+        else:
+            from .screen.model import t
+            for key, detail in notices:        # a game goes on: the host reads them there
+                table._note(f"{t(key, table.cfg.lang)}: {detail}")
+    except BaseException:
+        app.close()
+        pads.close()
+        raise
     pads.clock = app.clock
     recorder = _record(args, app, lambda: names)
     totals = Totals()
@@ -252,9 +323,7 @@ def play(args: Any) -> int:
           f"journal: {journal}" + (" (resumed)" if app.resumed else ""))
     frame = 1.0 / Screen.FPS
     next_frame = 0.0
-    from .systemd import Watchdog, notify
     notify(f"READY=1\nSTATUS={table.cfg.fmt.title}, {table.cfg.players} players")
-    watchdog = Watchdog()
     try:
         while True:
             # sleep until something happens: a key, a touch, a pad (its driver posts WAKE),
@@ -270,6 +339,7 @@ def play(args: Any) -> int:
             events = ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get()
             if any(e.type == pygame.QUIT for e in events):
                 break
+            events = [e for e in map(display.event, events) if e is not None]
             rest = []
             for e in events:
                 if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and e.pos[0] < 800:
@@ -278,15 +348,15 @@ def play(args: Any) -> int:
                     if cmd == ("setup",):
                         # the game is over: new players, or another format, from the setup
                         # screen; then the next game at this table
-                        t0 = app.table
-                        setup = _setup_screen(pygame, host_area, Setup(
-                            t0.cfg.fmt.id, t0.cfg.players, t0.cfg.lang, t0.cfg.deal, names))
+                        c = app.table.cfg           # type: ignore[union-attr]
+                        setup = choose((c.fmt.id, c.players, c.lang, c.deal), [])
                         if setup is None:
                             break
-                        save_names(setup.names)
                         names = setup.names
                         app.next_game(fmt_id=setup.fmt, players=setup.players,
                                       lang=setup.lang, deal=setup.deal)
+                        notify(f"STATUS={app.table.cfg.fmt.title}, "  # type: ignore[union-attr]
+                               f"{setup.players} players")
                     elif cmd is not None:
                         inbox.put(Host(cmd))
                 elif e.type == pygame.KEYDOWN and e.unicode.lower() == "v":
@@ -326,7 +396,7 @@ def play(args: Any) -> int:
                     pads.draw()
                     drew = True
                 if drew:
-                    pygame.display.flip()
+                    display.flip()
     except KeyboardInterrupt:
         pass
     finally:

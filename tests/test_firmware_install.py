@@ -122,8 +122,22 @@ def test_an_install_while_the_table_holds_the_port_says_to_stop_it(tmp_path: Pat
         fw.close()
 
 
+def test_install_finds_the_mpremote_beside_the_app_whatever_path_says(tmp_path: Path) -> None:
+    # `sudo table-app firmware install` runs with a PATH that has no venv in it: the tool
+    # installed with the app is found all the same
+    proc = _cli("--port", "/dev/ttyACM0", "--dry-run", path=str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith(f"{sys.executable} -m mpremote connect /dev/ttyACM0 ")
+
+
 def test_install_without_mpremote_says_how_to_get_it(tmp_path: Path) -> None:
-    proc = _cli("--port", "/dev/ttyACM0", path=str(tmp_path))
+    # a Python with no mpremote module, and none on PATH
+    (tmp_path / "sitecustomize.py").write_text(
+        "import importlib.util, sys\n"
+        "real = importlib.util.find_spec\n"
+        "importlib.util.find_spec = lambda n, *a: None if n == 'mpremote' else real(n, *a)\n")
+    proc = _cli("--port", "/dev/ttyACM0", path=str(tmp_path),
+                extra={"PYTHONPATH": str(tmp_path)})
     assert proc.returncode == 2 and "pip install mpremote" in proc.stderr
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from table_app.pads.events import PadEdge
 from table_app.table import Host, Tick
+from table_app.table.journal import Journal
 from table_app.table.virtual import run_virtual, virtual_table
 
 
@@ -142,17 +143,39 @@ def test_an_entry_that_cannot_be_applied_is_quarantined(tmp_path: Path) -> None:
     assert run_virtual(app, bots, clock).stage == "over"
 
 
-def test_a_foreign_file_is_refused_and_kept(tmp_path: Path) -> None:
-    import pytest
+def test_an_unreadable_journal_is_set_aside_and_a_new_game_starts(tmp_path: Path) -> None:
+    # a torn start (a power cut in the first write), garbage, a start missing its keys: the
+    # table never refuses to open on them (under systemd that was a restart loop), never
+    # overwrites them either: the file is kept beside, named, and a new game starts
+    for i, body in enumerate((b'{"t": 1000.0, "k": "sta', b"my shopping list",
+                              b'["a", "journal"]\n', b'{"t": 1, "k": "start"}\n')):
+        folder = tmp_path / str(i)
+        folder.mkdir()
+        journal = folder / "game.journal"
+        journal.write_bytes(body)
+        app, bots, clock, _ = virtual_table(journal, seed=1)
+        kept = [f for f in folder.iterdir() if ".unreadable-" in f.name]
+        assert len(kept) == 1 and kept[0].read_bytes() == body
+        assert app.notices and app.notices[0][0] == "journal_aside"
+        assert kept[0].name in app.notices[0][1]
+        assert app.table.stage != "over" and app.entries[0]["k"] == "start"
+        assert Journal.read(journal)[0]["seed"] == 1
+        app.close()
 
-    from table_app.table.journal import JournalError
-    for body in (b"my shopping list", b'["a", "journal"]\n', b'{"t": 1, "k": "start"}\n'):
-        foreign = tmp_path / "notes.txt"
-        foreign.write_bytes(body)
-        with pytest.raises(JournalError) as info:
-            virtual_table(foreign, seed=1)
-        assert foreign.read_bytes() == body
-        assert "notes.txt" in str(info.value)
+
+def test_a_journal_whose_game_cannot_be_set_up_is_set_aside(tmp_path: Path) -> None:
+    # the start parses, but its house format file is gone
+    journal = tmp_path / "game.journal"
+    journal.write_text('{"t": 1000, "k": "start", "fmt": "house", "format_file": '
+                       f'"{tmp_path}/gone.toml", "players": 12, "lang": "en", "deal": "app", '
+                       '"seed": 4}\n{"t": 1001, "k": "host", "cmd": ["begin"]}\n')
+    before = journal.read_bytes()
+    app, *_ = virtual_table(journal, seed=2)
+    kept = [f for f in tmp_path.iterdir() if ".unreadable-" in f.name]
+    assert [f.read_bytes() for f in kept] == [before]
+    assert "cannot be set up again" in app.notices[0][1] and not app.resumed
+    assert app.entries[0]["seed"] == 2
+    app.close()
 
 
 def test_one_process_holds_a_game(tmp_path: Path) -> None:
@@ -170,21 +193,28 @@ def test_one_process_holds_a_game(tmp_path: Path) -> None:
     assert app2.resumed
 
 
-def test_bad_journals_on_the_command_line_are_one_line_errors(tmp_path: Path) -> None:
+def test_bad_journals_on_the_command_line_are_set_aside_in_one_line(tmp_path: Path) -> None:
     import subprocess
     import sys
     foreign = tmp_path / "foreign.txt"
     foreign.write_text("hello\n")
     start = tmp_path / "nostart.journal"
     start.write_text('{"t": 1000, "k": "start", "fmt": "yakuza", "players": 12}\n')
-    for path in (foreign, start, tmp_path):
+    for path in (foreign, start):
         proc = subprocess.run([sys.executable, "-m", "table_app", "--demo", "--fast",
-                               "--journal", str(path)], capture_output=True, text=True,
-                              timeout=60)
-        assert proc.returncode == 2, proc.stderr
-        assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
-        assert proc.stderr.startswith("table-app: ")
-    assert foreign.read_text() == "hello\n"
+                               "--no-record", "--journal", str(path)], capture_output=True,
+                              text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        said = proc.stderr.strip().splitlines()
+        assert len(said) == 1 and said[0].startswith("table-app: The last game could not be "
+                                                     "resumed"), proc.stderr
+        assert f"{path.name}.unreadable-" in said[0]
+    # a folder is not a damaged journal but a wrong argument: one line, nothing moved
+    proc = subprocess.run([sys.executable, "-m", "table_app", "--demo", "--fast", "--journal",
+                           str(tmp_path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in proc.stderr and proc.stderr.startswith("table-app: ")
+    assert [f.read_text() for f in tmp_path.glob("foreign.txt.unreadable-*")] == ["hello\n"]
 
 
 # -- bad input: a clear message, nothing lost -------------------------------------------------

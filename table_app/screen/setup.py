@@ -12,7 +12,7 @@ from typing import Any
 from ..paths import config_dir
 from ..rules import BUILTIN_FORMATS, find_format
 from .model import t
-from .render import BG, SIZE, TEXT, Button, Painter, _button
+from .render import AMBER, BG, DIM, SIZE, TEXT, Button, Painter, _button
 
 LANGS = ("ka", "en", "uz", "ru")
 
@@ -67,6 +67,8 @@ class Setup:
     names: dict[int, str] = field(default_factory=dict)
     editing: int | None = None
     done: bool = False
+    #: what the host must know about how the table opened: (a text's key, the detail)
+    notices: list[tuple[str, str]] = field(default_factory=list)
 
     def limits(self) -> tuple[int, int]:
         f = find_format(self.fmt)
@@ -126,4 +128,37 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
         label = f"{seat}. {s.names.get(seat, '')}" + ("_" if s.editing == seat else "")
         buttons.append(_button(p, surf, (x, y, 140, 40), ("name", str(seat)), label))
     buttons.append(_button(p, surf, (24, SIZE[1] - 70, 200, 50), ("start",), t("start", lang)))
+    _notices(p, surf, s.notices, lang, (240, 398, SIZE[0] - 240 - 16, SIZE[1] - 398 - 6))
     return buttons
+
+
+def _notices(p: Painter, surf: Any, notices: list[tuple[str, str]], lang: str,
+             box: tuple[int, int, int, int]) -> None:
+    """Each notice's headline in the screen's language, its detail (a file, a key) below
+    it in small type, wrapped into the box; what does not fit is cut with an ellipsis."""
+    x, y, w, h = box
+    bottom = y + h
+    for key, detail in notices:
+        for size, colour, text, bold in ((15, AMBER, t(key, lang), True),
+                                         (12, DIM, detail, False)):
+            font = p.font(size, bold)
+            step = font.get_linesize()
+            for line in wrap(text, lambda s, f=font: f.size(s)[0], w):
+                if y + step > bottom:
+                    return
+                p.text(surf, line, (x, y), size, colour, bold, width=w)
+                y += step
+
+
+def wrap(text: str, width_of: Any, width: int) -> list[str]:
+    """`text` in lines no wider than `width` (a word wider than that is cut later)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if line and width_of(trial) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + ([line] if line else [])

@@ -17,10 +17,12 @@ from ..clock import Clock
 from ..pads import GrammarConfig, PadBackend, PadPanel
 from ..pads.events import PadLevel, PadLink
 from ..rules import find_format, load_format
+from ..sound.catalogue import LANGS
 from .config import Host, Input, TableConfig, Tick, Voice, new_seed
 from .core import Table
-from .journal import Journal, decode, encode
+from .journal import Journal, JournalUnreadable, decode, encode, set_aside
 
+DEALS = ("app", "cards")
 #: Host commands that `undo` can take back.
 UNDOABLE = ("foul", "disqualify", "act")
 TICK_EVERY = 1.0       # while a timer runs, time is journaled this often (resume accuracy)
@@ -73,6 +75,8 @@ class TableApp:
         self.last_tick = 0.0
         self.resumed = False
         self.observers: list[Callable[[Table], None]] = []
+        #: what the host must be told about how the table opened (a journal set aside)
+        self.notices: list[tuple[str, str]] = []    # (a screen text's key, the detail)
 
     # -- opening -------------------------------------------------------------------------
     def open(self, fmt_id: str = "yakuza", players: int | None = None, lang: str = "en",
@@ -81,24 +85,77 @@ class TableApp:
              options: dict[str, Any] | None = None, new: bool = False,
              caps: tuple[float, float] | None = None) -> Table:
         """Resume the journal's game if there is one, else start a new game."""
-        self.journal = Journal(self.journal_path, self.sync)   # held by this process now
-        entries = [] if new else self.journal.entries
-        if entries:
-            self.resumed = True
-            self.entries = entries
-            self.clock = ResumedClock(self.base_clock, float(entries[-1]["t"]))
-            self._rebuild()
+        if self.resume(new) is not None:
             assert self.table is not None
-            for note in self.journal.notes:
-                self.table._note(note)
-            if self.table.stage != "over":
-                self.sync_buttons()
-                return self.table
-            # that game is over: its journal goes (its record keeps it), a new game starts
-            self.resumed = False
+            return self.table
+        return self.start(fmt_id, players, lang, deal, seed, format_file, roles, options,
+                          caps)
+
+    def resume(self, new: bool = False) -> Table | None:
+        """Take the journal (held by this process from now on) and resume its game if one is
+        unfinished; None when a new game is to start. A journal that cannot be read back is
+        moved aside, never overwritten, and said in `notices`."""
+        try:
+            self.journal = Journal(self.journal_path, self.sync)
+        except JournalUnreadable as exc:
+            self._set_aside(str(exc))
+            self.journal = Journal(self.journal_path, self.sync)
+        entries = [] if new else self.journal.entries
+        if not entries:
+            return None
+        self.resumed = True
+        self.entries = entries
+        self.clock = ResumedClock(self.base_clock, float(entries[-1]["t"]))
+        try:
+            self._rebuild()
+        except Exception as exc:    # a start the rules no longer take (a format file gone)
+            self.resumed, self.entries, self.table = False, [], None
             self.clock = self.base_clock
+            self.journal.close()
+            self._set_aside(f"its game cannot be set up again ({type(exc).__name__}: {exc})")
+            self.journal = Journal(self.journal_path, self.sync)
+            return None
+        assert self.table is not None
+        for note in self.journal.notes:
+            self.table._note(note)
+        if self.table.stage != "over":
+            self.sync_buttons()
+            return self.table
+        # that game is over: its journal goes (its record keeps it), a new game starts
+        self.resumed = False
+        self.clock = self.base_clock
+        return None
+
+    def _set_aside(self, why: str) -> None:
+        aside = set_aside(self.journal_path)
+        self.notices.append(("journal_aside", f"{why}; the journal is kept as {aside.name}"))
+
+    def check_start(self, fmt_id: str = "yakuza", players: int | None = None,
+                    lang: str = "en", deal: str = "app",
+                    format_file: str | None = None) -> int:
+        """The seats of a game these choices would start, or the reason it cannot start
+        (RulesError, ValueError): checked before anything is written, so a refused start
+        never reaches the journal."""
         fmt = load_format(format_file) if format_file else find_format(fmt_id)
-        n = players or fmt.default_players or min(12, fmt.max_players)
+        n = players or fmt.default_players or min(self.backend.seats, fmt.max_players)
+        fmt.check_players(n)
+        if n > self.backend.seats:
+            raise ValueError(f"{n} players but only {self.backend.seats} pads")
+        if lang not in LANGS:
+            raise ValueError(f"no language {lang!r} (one of {', '.join(LANGS)})")
+        if deal not in DEALS:
+            raise ValueError(f"no deal {deal!r} (app or cards)")
+        return n
+
+    def start(self, fmt_id: str = "yakuza", players: int | None = None, lang: str = "en",
+              deal: str = "app", seed: int | None = None, format_file: str | None = None,
+              roles: tuple[str, ...] | None = None, options: dict[str, Any] | None = None,
+              caps: tuple[float, float] | None = None) -> Table:
+        """A new game in the journal (after `resume` found none to go on with)."""
+        if self.journal is None:
+            self.journal = Journal(self.journal_path, self.sync)
+        n = self.check_start(fmt_id, players, lang, deal, format_file)
+        fmt = load_format(format_file) if format_file else find_format(fmt_id)
         start = {"t": self.clock.now(), "k": "start", "fmt": fmt.id, "format_file": format_file,
                  "players": n, "lang": lang, "deal": deal,
                  "seed": new_seed() if seed is None else seed}
@@ -108,10 +165,11 @@ class TableApp:
             start["options"] = options            # the format's options changed
         if caps is not None:
             start["caps"] = list(caps)            # the club's night and day brightness
+        table = self._new_table(start)            # a start the table refuses is never written
         self.journal.reset()
         self.journal.write(start)
         self.entries = [start]
-        self.table = self._new_table(start)
+        self.table = table
         self.feed(Host(("begin",)))
         return self.table
 
@@ -187,11 +245,14 @@ class TableApp:
                  "deal": deal or old["deal"], "seed": new_seed() if seed is None else seed}
         if "caps" in old:
             start["caps"] = old["caps"]
+        self.check_start(start["fmt"], start["players"], start["lang"], start["deal"],
+                         start["format_file"])
+        table = self._new_table(start)            # refused before the old game is gone
         self.journal.reset()
         self.journal.write(start)
         self.entries = [start]
         self.resumed = False
-        self.table = self._new_table(start)
+        self.table = table
         self.feed(Host(("begin",)))
         return self.table
 

@@ -24,6 +24,11 @@ class JournalError(Exception):
     """A journal that cannot be used: not a table-app journal, or held by another process."""
 
 
+class JournalUnreadable(JournalError):
+    """A journal whose game cannot be read back (a torn start, garbage, a folder): the table
+    moves it aside (`set_aside`) and opens its setup screen; it never overwrites it."""
+
+
 START_KEYS = ("fmt", "players", "lang", "deal", "seed")
 CHUNK = 64 * 1024         # written ahead in zeros: some 600 entries
 
@@ -115,19 +120,36 @@ class Journal:
                 continue
             entry = _entry(raw)
             if i == 0 and (entry is None or entry.get("k") != "start"):
-                raise JournalError(f"{p} is not a table-app journal (its first line is not a "
-                                   f"game's start); choose another --journal or move it away")
+                raise JournalUnreadable(f"{p} is not a table-app journal (its first line is "
+                                        f"not a game's start)")
             if i == 0:
                 missing = [k for k in START_KEYS if k not in entry]  # type: ignore[operator]
                 if missing:
-                    raise JournalError(f"{p}: the game's start lacks {', '.join(missing)}; "
-                                       f"the journal cannot be resumed (start anew with --new)")
+                    raise JournalUnreadable(f"{p}: the game's start lacks "
+                                            f"{', '.join(missing)}")
             if entry is None:
                 if not (torn and i == len(lines) - 1):
                     notes.append(f"journal line {i + 1} left out: not an entry")
                 continue
             out.append(entry)
         return out, notes
+
+
+def set_aside(path: str | Path, now: float | None = None) -> Path:
+    """Move a journal that cannot be resumed out of the way, beside it, for the host to look
+    at (`game.journal.unreadable-20261201-093000`); the name is durable before a new journal
+    takes the old one's place."""
+    import time
+    p = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
+    aside = p.with_name(f"{p.name}.unreadable-{stamp}")
+    n = 1
+    while aside.exists() or aside.is_symlink():
+        n += 1
+        aside = p.with_name(f"{p.name}.unreadable-{stamp}-{n}")
+    os.rename(p, aside)
+    _sync_folder(p.parent)
+    return aside
 
 
 def _entry(raw: bytes) -> dict[str, Any] | None:

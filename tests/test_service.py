@@ -1,0 +1,241 @@
+"""The table as systemd runs it: ready as soon as its setup screen shows, alive on every
+screen, and never a restart loop: a refused start, an unreadable journal or a mistaken
+setting each end on the setup screen with the reason (the boot test, test_pi_boot.py,
+checks the same on a booted Bookworm system)."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from table_app.table.journal import Journal
+
+
+def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    return {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+            "TABLE_APP_PADS": "fake", "XDG_CONFIG_HOME": str(tmp_path / "config"),
+            "XDG_STATE_HOME": str(tmp_path / "state"),
+            "TABLE_APP_SETTINGS": str(tmp_path / "config" / "table-app" / "settings.toml"),
+            **extra}
+
+
+class Systemd:
+    """The notify socket systemd gives a Type=notify service, and what came through it."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.path = tmp_path / "notify.sock"
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.sock.bind(str(self.path))
+        self.sock.settimeout(60)
+
+    def messages(self, n: int) -> list[str]:
+        return [self.sock.recv(4096).decode() for _ in range(n)]
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def systemd(tmp_path: Path) -> Iterator[Systemd]:
+    s = Systemd(tmp_path)
+    yield s
+    s.close()
+
+
+def _table(tmp_path: Path, systemd: Systemd, *args: str,
+           **env: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "table_app", "--silent", "--no-record",
+         "--journal", str(tmp_path / "game.journal"), *args],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+        env=_env(tmp_path, NOTIFY_SOCKET=str(systemd.path), WATCHDOG_USEC="200000", **env))
+
+
+def _stop(proc: subprocess.Popen[str]) -> str:
+    proc.terminate()
+    try:
+        _, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        _, err = proc.communicate()
+    return err
+
+
+def test_ready_on_the_setup_screen_and_alive_there(tmp_path: Path, systemd: Systemd) -> None:
+    # no game in the journal and none on the command line: the setup screen, which may
+    # wait for the host all evening; systemd must hear READY then, and beats after it
+    proc = _table(tmp_path, systemd)
+    try:
+        said = systemd.messages(4)
+    finally:
+        _stop(proc)
+    assert said[0].startswith("READY=1\nSTATUS=setup screen"), said
+    assert said[1:] == ["WATCHDOG=1"] * 3
+
+
+def test_a_refused_start_never_reaches_the_journal(tmp_path: Path) -> None:
+    journal = tmp_path / "game.journal"
+    for bad in (["--format", "classic", "--players", "4"],
+                ["--format", "city", "--players", "14"], ["--format", "yakuza", "--players", "11"]):
+        for mode in (["--demo", "--fast"], []):
+            proc = subprocess.run([sys.executable, "-m", "table_app", "--no-record", "--silent",
+                                   "--journal", str(journal), *mode, *bad],
+                                  capture_output=True, text=True, env=_env(tmp_path),
+                                  timeout=120)
+            assert proc.returncode == 2, (bad, mode, proc.stderr)
+            assert proc.stderr.startswith("table-app: ") and "Traceback" not in proc.stderr
+            assert not Journal.read(journal), (bad, mode)
+    # and the next plain start is a table, not the same refusal again
+    proc = subprocess.run([sys.executable, "-m", "table_app", "--demo", "--fast", "--no-record",
+                           "--journal", str(journal)], capture_output=True, text=True,
+                          env=_env(tmp_path), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "OUTCOME" in proc.stdout
+
+
+def test_a_mistaken_setting_opens_the_setup_screen_with_the_reason(tmp_path: Path,
+                                                                   systemd: Systemd) -> None:
+    settings = tmp_path / "config" / "table-app" / "settings.toml"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('lang = "fr"\n')
+    proc = _table(tmp_path, systemd)
+    try:
+        said = systemd.messages(2)
+        assert proc.poll() is None           # it lives
+    finally:
+        err = _stop(proc)
+    assert said[0].startswith("READY=1\nSTATUS=setup screen; "), said
+    assert "lang takes one of ka, en, uz, ru, not 'fr'" in said[0]
+    assert "The settings file has a mistake" in err and str(settings) in err
+
+
+def test_settings_that_make_no_game_open_the_setup_screen(tmp_path: Path,
+                                                          systemd: Systemd) -> None:
+    # the settings' format is what a new game offers first: the setup screen, its players
+    # brought within the format's
+    settings = tmp_path / "config" / "table-app" / "settings.toml"
+    settings.parent.mkdir(parents=True)
+    settings.write_text('format = "classic"\nplayers = 4\n')
+    proc = _table(tmp_path, systemd)
+    try:
+        said = systemd.messages(2)
+        assert proc.poll() is None
+    finally:
+        _stop(proc)
+    assert said[0].startswith("READY=1\nSTATUS=setup screen"), said
+    assert not Journal.read(tmp_path / "game.journal")
+
+
+def test_an_unreadable_journal_opens_the_setup_screen_and_is_kept(tmp_path: Path,
+                                                                  systemd: Systemd) -> None:
+    journal = tmp_path / "game.journal"
+    journal.write_bytes(b'{"t": 1000.0, "k": "sta')          # a power cut in the first write
+    proc = _table(tmp_path, systemd)
+    try:
+        said = systemd.messages(2)
+        assert proc.poll() is None
+    finally:
+        _stop(proc)
+    kept = list(tmp_path.glob("game.journal.unreadable-*"))
+    assert len(kept) == 1 and kept[0].read_bytes() == b'{"t": 1000.0, "k": "sta'
+    assert said[0].startswith("READY=1\nSTATUS=setup screen; ") and kept[0].name in said[0]
+
+
+def test_a_game_in_the_journal_resumes_and_says_so(tmp_path: Path, systemd: Systemd) -> None:
+    subprocess.run([sys.executable, "-m", "table_app", "--demo", "--fast", "--no-record",
+                    "--journal", str(tmp_path / "game.journal"), "--seed", "5"],
+                   capture_output=True, text=True, env=_env(tmp_path), timeout=120, check=True)
+    entries = Journal.read(tmp_path / "game.journal")
+    # cut the finished game back to its first night: a game to resume
+    night = next(i for i, e in enumerate(entries) if e.get("k") == "tick" and i > 40)
+    (tmp_path / "game.journal").write_text(
+        "".join(json.dumps(e) + "\n" for e in entries[:night]))
+    proc = _table(tmp_path, systemd)
+    try:
+        said = systemd.messages(1)
+    finally:
+        _stop(proc)
+    assert said[0].startswith("READY=1\nSTATUS=MAFIA.GE"), said
+
+
+def test_the_screen_between_games_is_alive(tmp_path: Path) -> None:
+    # the setup screen after a game is the same loop: it beats systemd's watchdog while the
+    # host chooses (here: three beats, then the window is closed)
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from table_app import run
+    from table_app.screen.display import Display
+    from table_app.screen.setup import Setup
+
+    pygame.init()
+    display = Display(pygame, (800, 480))
+    beats: list[float] = []
+
+    def pulse() -> None:
+        beats.append(time.monotonic())
+        if len(beats) == 3:
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    assert run._setup_screen(pygame, display, display.canvas, Setup(), pulse) is None
+    assert len(beats) == 4          # the QUIT comes with the next wait's beat
+    pygame.quit()
+
+
+def test_a_full_screen_of_another_size_shows_the_whole_table(tmp_path: Path,
+                                                             systemd: Systemd) -> None:
+    # SDL's full screen is the display's own mode (1024x768 here), not the 1280x480 of the
+    # host's screen beside the pad simulator: the table is drawn at its size and scaled in
+    proc = _table(tmp_path, systemd, "--fullscreen", "--format", "yakuza", "--pads", "sim")
+    try:
+        said = systemd.messages(1)
+        assert proc.poll() is None
+    finally:
+        err = _stop(proc)
+    assert said[0].startswith("READY=1\nSTATUS=MAFIA.GE"), (said, err)
+
+
+def test_the_scaled_canvas_maps_touches_back() -> None:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from table_app.screen.display import Display
+
+    pygame.init()
+    try:
+        d = Display(pygame, (1280, 480), fullscreen=True)
+        got = d.window.get_size()
+        assert d.scaled and got != (1280, 480)
+        assert d.shown[0] == got[0] and d.shown[1] <= got[1]    # as wide as the display
+        top = d.offset[1]
+        assert d.to_canvas((0, top - 1)) is None                # the black margin above
+        assert d.to_canvas((0, top)) == (0, 0)
+        x, y = d.to_canvas((got[0] - 1, top + d.shown[1] - 1))  # type: ignore[misc]
+        assert abs(x - 1279) <= 2 and abs(y - 479) <= 2
+        d.canvas.fill((255, 0, 0), (800, 0, 480, 480))          # the simulator's half
+        d.flip()
+        right = d.window.get_at((got[0] - 5, top + d.shown[1] // 2))
+        left = d.window.get_at((5, top + d.shown[1] // 2))
+        assert right[0] > 240 and right[1] < 15 and left[:3] == (0, 0, 0)   # smoothed
+        ev = d.event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
+                                        pos=(got[0] // 2, top + d.shown[1] // 2)))
+        assert ev.button == 1 and abs(ev.pos[0] - 640) <= 2 and abs(ev.pos[1] - 240) <= 2
+    finally:
+        pygame.quit()
+
+
+def test_the_screen_names_the_video_drivers_it_really_has() -> None:
+    from table_app.screen.display import video_drivers
+    drivers = video_drivers()
+    assert "dummy" in drivers and "offscreen" in drivers
+    import pygame
+    if pygame.version.vernum >= (2, 5):      # the wheel's own SDL: no console driver
+        assert "KMSDRM" not in drivers
