@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import sys
+import sysconfig
 from pathlib import Path
 
 from setuptools import setup
@@ -25,6 +26,10 @@ RULES = Path("table_app") / "rules"
 #: the script reader and the views stay interpreted
 COMPILED = ("actions", "effects", "roles", "tally", "state", "night", "day", "engine", "bots")
 MANIFEST = "_compiled.json"
+#: setup.py is also run for the metadata alone (egg_info, dist_info): only these build
+BUILDS = {"editable_wheel", "bdist_wheel", "build_ext", "build", "develop", "install"}
+#: the builds that compile in place, beside the sources (an editable install's)
+IN_PLACE = {"editable_wheel", "develop"}
 
 
 def _sources_hash() -> dict[str, str]:
@@ -32,8 +37,32 @@ def _sources_hash() -> dict[str, str]:
             for m in COMPILED}
 
 
+def up_to_date() -> bool:
+    """The engine compiled in place matches every source, for this Python: nothing to build
+    (a re-install after an update that left the rules alone takes seconds, not minutes)."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    try:
+        built = json.loads((HERE / RULES / MANIFEST).read_text())["modules"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
+    return (built == _sources_hash()
+            and all((HERE / RULES / f"{m}{suffix}").exists() for m in COMPILED)
+            and any(HERE.glob(f"*__mypyc{suffix}")))
+
+
+UP_TO_DATE = False
+
+
 def _extensions() -> list:
-    if os.environ.get("TABLE_APP_PURE") == "1":
+    global UP_TO_DATE
+    command = set(sys.argv[1:])
+    if os.environ.get("TABLE_APP_PURE") == "1" or not command & BUILDS:
+        return []
+    in_place = command & IN_PLACE or ("build_ext" in command and command & {"-i", "--inplace"})
+    if in_place and up_to_date():
+        UP_TO_DATE = True
+        print("table-app: the compiled rules engine matches its source: not built again",
+              file=sys.stderr)
         return []
     try:
         from mypyc.build import mypycify
@@ -54,6 +83,8 @@ class OptionalBuild(build_ext):
     engine interpreted. A manifest of the sources' hashes goes beside a finished build."""
 
     def run(self) -> None:
+        if UP_TO_DATE:
+            return                 # the build in place stays, its manifest with it
         out = (HERE if self.inplace else Path(self.build_lib)) / RULES / MANIFEST
         if out.exists():
             out.unlink()           # a half-finished build is never taken for a whole one
@@ -68,4 +99,5 @@ class OptionalBuild(build_ext):
             out.write_text(json.dumps({"modules": _sources_hash()}, indent=1) + "\n")
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuild})
+if __name__ == "__main__":           # as pip's build backend runs it; a test imports it
+    setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuild})

@@ -318,10 +318,14 @@ def run(backend: PadBackend, events: queue.Queue[RawPadEvent], wait: float,
             break
     test.start(clock.now())
     shown = ""
+    # run as a service (or under one), it is alive while it waits for the next press
+    from .systemd import Watchdog
+    watchdog = Watchdog()
     while not test.done:
         if test.prompt() != shown:
             shown = test.prompt()
             say(shown)
+        watchdog.beat(time.monotonic())
         backend.poll()
         try:
             test.handle(events.get(timeout=0.02))

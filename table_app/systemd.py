@@ -16,7 +16,9 @@ def notify(state: str) -> bool:
         address = "\0" + address[1:]          # an abstract socket
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as s:
-            s.sendto(state.encode(), address)
+            # never waits: a manager that reads slowly must not hang the table (a full
+            # queue drops the beat; the next one comes within half the interval)
+            s.sendto(state.encode(), socket.MSG_DONTWAIT, address)
     except OSError:
         return False
     return True

@@ -143,3 +143,44 @@ def test_the_compiled_and_the_interpreted_engine_play_the_same_games() -> None:
     compiled = json.loads(json.dumps(_outcomes_here()))
     assert len(compiled) > 100
     assert compiled == interpreted
+
+
+def _project_copy(tmp: Path) -> Path:
+    """The project's tracked files in `tmp/p`, with this checkout's in-place build (if any)."""
+    dest = tmp / "p"
+    files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
+                           capture_output=True, text=True, check=True).stdout.split()
+    for f in files:
+        if (ROOT / f).is_file():
+            (dest / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / f, dest / f)
+    for built in [*ROOT.glob(f"*__mypyc{SUFFIX}"), *(ROOT / "table_app" / "rules").glob(
+            f"*{SUFFIX}"), ROOT / "table_app" / "rules" / "_compiled.json"]:
+        if built.exists():
+            shutil.copy2(built, dest / built.relative_to(ROOT))
+    return dest
+
+
+def test_a_reinstall_compiles_the_engine_again_only_when_its_source_changed(
+        tmp_path: Path) -> None:
+    if table_app.ENGINE_BUILD != "compiled":
+        pytest.skip("no compiled engine in this install to carry over")
+    proj = _project_copy(tmp_path)
+    cmd = [sys.executable, "setup.py", "-q", "build_ext", "--inplace"]
+    env = {k: v for k, v in os.environ.items() if k != "TABLE_APP_PURE"}
+    proc = subprocess.run(cmd, cwd=proj, capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "matches its source: not built again" in proc.stderr
+    assert (proj / "table_app" / "rules" / "_compiled.json").exists()   # the build stays
+    assert _probe(proj)["build"] == "compiled"
+    # a club's edit of the rules: the in-place build no longer counts, so it is built again
+    with open(proj / "table_app" / "rules" / "night.py", "a") as f:
+        f.write("\n# a club's edit\n")
+    sys.path.insert(0, str(proj))
+    try:
+        import importlib
+        setup_py = importlib.import_module("setup")
+        assert proj == setup_py.HERE and not setup_py.up_to_date()
+    finally:
+        sys.path.remove(str(proj))
+        sys.modules.pop("setup", None)

@@ -24,15 +24,73 @@ def test_the_dry_run_lists_every_step_and_changes_nothing(tmp_path: Path) -> Non
     steps = [line for line in proc.stdout.splitlines()
              if line[:3].strip().rstrip(".").isdigit()]
     text = proc.stdout
-    for needed in ("apt packages", "python3-lgpio", "python3-pygame", "user 'mafia'",
-                   "dialout", "virtual environment", "/dev/table-pads", "table-app.service",
-                   "consoleblank=0", "enable and start", "sudo table-app check"):
+    for needed in ("apt packages", "python3-pygame", "user 'mafia'", "dialout",
+                   "virtual environment", "Debian's pygame", "cache", "KMSDRM",
+                   "/dev/table-pads", "table-app.service", "no login prompt on tty1",
+                   "consoleblank=0", "start the table", "sudo table-app check"):
         assert needed in text, (needed, proc.returncode, text, proc.stderr)
     assert len(steps) >= 8 and "nothing was changed" in text
     assert not (tmp_path / "data").exists() and not (tmp_path / "opt").exists()
     bad = subprocess.run(["bash", str(PI / "install.sh"), "--frobnicate"], capture_output=True,
                          text=True, timeout=60)
     assert bad.returncode == 2 and "unknown option" in bad.stderr
+
+
+def test_an_option_without_its_value_is_a_clear_error() -> None:
+    for option in ("--user", "--data", "--prefix"):
+        for rest in ([], ["--dry-run"]):
+            proc = subprocess.run(["bash", str(PI / "install.sh"), option, *rest],
+                                  capture_output=True, text=True, timeout=60)
+            assert proc.returncode == 2, (option, proc.stderr)
+            assert f"install.sh: {option} takes a value" in proc.stderr
+            assert "unbound variable" not in proc.stderr
+
+
+def _fakes(tmp_path: Path, **tools: str) -> dict[str, str]:
+    """A PATH where each named tool is a script of ours, before the system's."""
+    bin_ = tmp_path / "bin"
+    bin_.mkdir(exist_ok=True)
+    for name, body in tools.items():
+        (bin_ / name).write_text("#!/bin/sh\n" + body + "\n")
+        (bin_ / name).chmod(0o755)
+    return {**os.environ, "PATH": f"{bin_}:{os.environ['PATH']}"}
+
+
+def test_the_install_wants_root_and_says_so(tmp_path: Path) -> None:
+    env = _fakes(tmp_path, id='[ "$1" = -u ] && echo 1000 || /usr/bin/id "$@"')
+    proc = subprocess.run(["bash", str(PI / "install.sh")], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 2 and "run it as root: sudo" in proc.stderr
+
+
+def test_an_overlay_root_is_refused_with_the_way_out(tmp_path: Path) -> None:
+    # raspi-config's overlay file system keeps / in RAM: an install there is gone at reboot
+    env = _fakes(tmp_path, id='[ "$1" = -u ] && echo 0 || /usr/bin/id "$@"',
+                 findmnt='echo overlay')
+    proc = subprocess.run(["bash", str(PI / "install.sh")], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 2
+    assert "overlay in RAM" in proc.stderr and "disable_overlayfs" in proc.stderr
+    assert "A read-only table" in proc.stderr
+    assert "A read-only table" in (PI.parent / "README.md").read_text()
+
+
+def test_a_failed_step_is_named_with_what_to_do(tmp_path: Path) -> None:
+    # the first step (apt) fails here: no network, say; the message names it, and nothing
+    # after it runs (the fakes keep every step on this machine from running for real)
+    env = _fakes(tmp_path, id='[ "$1" = -u ] && echo 0 || /usr/bin/id "$@"',
+                 findmnt="echo ext4", **{"dpkg-query": "exit 1", "apt-cache": "exit 0",
+                                         "apt-get": f"echo \"$DEBIAN_FRONTEND\" > {tmp_path}/fe;"
+                                                    "echo 'E: no network' >&2; exit 100",
+                                         "useradd": f"touch {tmp_path}/ran; exit 0"})
+    proc = subprocess.run(["bash", str(PI / "install.sh"), "--prefix", str(tmp_path / "opt")],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode != 0
+    assert "install.sh: step 1 (apt packages: " in proc.stderr
+    assert "failed (exit 100); nothing after it ran" in proc.stderr
+    assert not (tmp_path / "ran").exists() and not (tmp_path / "opt").exists()
+    # and apt never stops to ask a question on the console
+    assert (tmp_path / "fe").read_text() == "noninteractive\n"
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
@@ -46,10 +104,11 @@ def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
                           text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "Unknown key" not in proc.stderr and "Unknown section" not in proc.stderr
-    for key in ("Type=notify", "WatchdogSec=", "Restart=on-failure",
+    for key in ("Type=notify", "WatchdogSec=", "TimeoutAbortSec=", "Restart=on-failure",
                 "TABLE_APP_PORT=/dev/table-pads", "SDL_VIDEODRIVER=kmsdrm", "--fullscreen",
-                "WantedBy=multi-user.target"):
+                "Conflicts=getty@tty1.service", "WantedBy=multi-user.target"):
         assert key in unit, key
+    assert "udev-settle" not in unit       # deprecated: the table waits for its pads itself
 
 
 def test_the_udev_rule_names_the_controller_and_not_a_debug_probe() -> None:
@@ -112,3 +171,7 @@ def test_the_admin_command_stops_the_table_for_check_and_firmware(tmp_path: Path
     proc = subprocess.run([str(wrapper), "records"], capture_output=True, text=True, env=env,
                           timeout=60)
     assert [c.split()[0] for c in log.read_text().splitlines()] == ["runuser"]  # no stop
+    log.unlink()
+    proc = subprocess.run([str(wrapper), "firmware", "install", "--dry-run"],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert [c.split()[0] for c in log.read_text().splitlines()] == ["runuser"]  # changes nothing

@@ -11,6 +11,9 @@ run() {
   runuser -u @USER@ -- env XDG_STATE_HOME=@DATA@ XDG_CONFIG_HOME=@DATA@/config \
     TABLE_APP_PORT=/dev/table-pads PYGAME_HIDE_SUPPORT_PROMPT=1 @EXEC@ "$@"
 }
+case " $* " in
+  *" --dry-run "*) run "$@"; exit $? ;;          # changes nothing: the table stays up
+esac
 case "${1:-}" in
   check|firmware)
     was_running=0

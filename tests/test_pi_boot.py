@@ -1,0 +1,365 @@
+"""The table starts at boot on a real Debian Bookworm system.
+
+A Bookworm root file system is built from the Debian archive (debootstrap), the project is
+copied in, and `hardware/pi/install.sh` runs in it for real, as in an image build (no systemd
+running). Then the system is booted with `systemd-nspawn -b` and the test looks at it from
+outside (`nsenter` into the container) as a club would at its table: the unit is up and ready
+on the setup screen, stays up with its watchdog fed, is restarted by the watchdog when the app
+hangs, opens its setup screen with the reason on a bad journal or a bad setting, the admin
+command finds its tools, the venv's pygame has the console's KMSDRM driver, and a second
+install works with the network cut.
+
+What a container cannot have is overridden in one drop-in, and only that: no screen (SDL's
+`offscreen` driver instead of `kmsdrm`), no sound card, no /dev/tty1. Everything else is the
+unit as installed. It takes about 10 minutes (most of it the engine's first compile) and
+runs where the machine allows: root, debootstrap and systemd-nspawn (CI installs them).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parent.parent
+SRC = "/root/table-src"              # where the project lies inside the container
+DATA = "/var/lib/table-app"
+PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+#: what the container cannot have: a screen, a sound card, a console tty (the rest is real)
+DROP_IN = """\
+[Service]
+Environment=SDL_VIDEODRIVER=offscreen SDL_AUDIODRIVER=dummy
+StandardInput=null
+"""
+
+
+def _missing() -> str | None:
+    if os.geteuid() != 0:
+        return "not root"
+    for tool in ("debootstrap", "systemd-nspawn", "nsenter", "ip"):
+        if shutil.which(tool) is None:
+            return f"no {tool}"
+    return None
+
+
+pytestmark = pytest.mark.skipif(_missing() is not None and not os.environ.get("CI"),
+                                reason=f"the boot test needs root and its tools "
+                                       f"({_missing()})")
+
+
+class Bookworm:
+    """A Bookworm root file system on this machine, booted in a container."""
+
+    def __init__(self, root: Path, log: Path) -> None:
+        self.root = root
+        self.log = log
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.leader = 0
+        self.first_install = ""              # what the first install.sh run printed
+        self.netns = f"table-boot-{os.getpid()}"
+
+    # -- building ----------------------------------------------------------------------
+    def build(self) -> None:
+        mirror = "http://deb.debian.org/debian"
+        for line in _host_sources():
+            if line.startswith("URIs:") and "security" not in line:
+                mirror = line.split()[1]
+                break
+        subprocess.run(["debootstrap", "--variant=minbase",
+                        "--include=systemd,systemd-sysv,dbus,ca-certificates,sudo,"
+                        "util-linux,iproute2", "bookworm", str(self.root), mirror],
+                       check=True, stdout=self._out(), stderr=subprocess.STDOUT, timeout=1800)
+        # the machine reaches the package registries through its own apt sources, pip
+        # configuration and certificates: the table's machine gets the same
+        if os.path.exists("/etc/apt/sources.list.d/debian.sources"):
+            (self.root / "etc/apt/sources.list").unlink(missing_ok=True)   # debootstrap's
+        self._copy_in("/etc/apt/sources.list.d/debian.sources", "/etc/apt/sources.list")
+        for conf in Path("/etc/apt/apt.conf.d").glob("99*"):
+            self._copy_in(str(conf))
+        for extra in ("/etc/pip.conf", "/etc/xdg/pip"):
+            self._copy_in(extra)
+        for cert in Path("/usr/local/share/ca-certificates").glob("*.crt"):
+            self._copy_in(str(cert))
+        self.chroot("update-ca-certificates >/dev/null")
+        (self.root / "etc" / "hostname").write_text("table\n")
+        # the project as a club's checkout has it: its tracked and new files
+        files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
+                               capture_output=True, text=True, check=True).stdout.split()
+        dest = self.root / SRC.lstrip("/")
+        for f in files:
+            if (ROOT / f).is_file():
+                (dest / f).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(ROOT / f, dest / f)
+
+    def _copy_in(self, *paths: str) -> None:
+        for p in paths:
+            if not os.path.exists(p):
+                continue
+            target = self.root / p.lstrip("/")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if os.path.isdir(p):
+                shutil.copytree(p, target, dirs_exist_ok=True)
+            else:
+                shutil.copy2(p, target)
+
+    def _out(self) -> object:
+        return open(self.log, "ab")
+
+    def chroot(self, command: str, timeout: float = 1800) -> subprocess.CompletedProcess[str]:
+        """A command in the root file system, not booted (an image build's view)."""
+        return subprocess.run(
+            ["systemd-nspawn", "-q", "-D", str(self.root), "--register=no", "--keep-unit",
+             "--pipe", "--setenv=PATH=" + PATH, "--", "/bin/bash", "-c", command],
+            capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+
+    # -- booted --------------------------------------------------------------------------
+    def boot(self) -> None:
+        self.proc = subprocess.Popen(
+            ["systemd-nspawn", "-q", "-D", str(self.root), "--register=no", "--keep-unit",
+             "-b", "--console=passive"], stdout=self._out(), stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL)
+        end = time.monotonic() + 120
+        while time.monotonic() < end and not self.leader:
+            kids = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children")
+            if kids.exists() and kids.read_text().split():
+                self.leader = int(kids.read_text().split()[0])
+            time.sleep(0.2)
+        assert self.leader, "the container did not start"
+        state = ""
+        while time.monotonic() < end:
+            state = self.sh("systemctl is-system-running", check=False).stdout.strip()
+            if state in ("running", "degraded"):
+                return
+            time.sleep(0.5)
+        raise AssertionError(f"the system did not finish booting: {state}\n"
+                             f"{self.sh('systemctl --failed --no-pager', check=False).stdout}")
+
+    def sh(self, command: str, check: bool = True, offline: bool = False,
+           timeout: float = 600) -> subprocess.CompletedProcess[str]:
+        """A command on the booted system, as root at its console would type it."""
+        net = [f"--net=/run/netns/{self.netns}"] if offline else ["-n"]
+        proc = subprocess.run(
+            ["nsenter", "-t", str(self.leader), "-m", "-u", "-i", "-p", *net, "--",
+             "/usr/bin/env", "-i", "PATH=" + PATH, "LANG=C.UTF-8", "HOME=/root",
+             "/bin/bash", "-c", command],
+            capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        if check:
+            assert proc.returncode == 0, (command, proc.stdout, proc.stderr)
+        return proc
+
+    def unit(self, *props: str) -> dict[str, str]:
+        out = self.sh("systemctl show table-app.service " +
+                      " ".join(f"-p {p}" for p in props)).stdout
+        return dict(line.split("=", 1) for line in out.splitlines() if "=" in line)
+
+    def wait_unit(self, ok: object, timeout: float = 120) -> dict[str, str]:
+        """The unit's properties once `ok(props)` holds."""
+        props: dict[str, str] = {}
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            props = self.unit("ActiveState", "SubState", "StatusText", "NRestarts", "MainPID",
+                              "Result", "WatchdogTimestampMonotonic")
+            if ok(props):        # type: ignore[operator]
+                return props
+            time.sleep(0.5)
+        raise AssertionError(f"the unit did not get there: {props}\n{self.journal()}")
+
+    def journal(self) -> str:
+        return self.sh("journalctl -u table-app.service --no-pager -n 60 -o cat",
+                       check=False).stdout
+
+    def shutdown(self) -> None:
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.sh("systemctl poweroff --no-block", check=False)
+            try:
+                self.proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        subprocess.run(["ip", "netns", "delete", self.netns], capture_output=True)
+
+
+def _host_sources() -> list[str]:
+    p = Path("/etc/apt/sources.list.d/debian.sources")
+    return p.read_text().splitlines() if p.exists() else []
+
+
+def _on_setup_screen(p: dict[str, str]) -> bool:
+    return (p.get("ActiveState") == "active" and p.get("SubState") == "running"
+            and p.get("StatusText", "").startswith("setup screen"))
+
+
+@pytest.fixture(scope="module")
+def bookworm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bookworm]:
+    missing = _missing()
+    if missing:
+        pytest.fail(f"CI runs the boot test: {missing} (.ci/run installs debootstrap and "
+                    f"systemd-container)")
+    folder = tmp_path_factory.mktemp("bookworm")
+    machine = Bookworm(folder / "root", folder / "boot.log")
+    machine.build()
+    # the install, as an image build runs it: no systemd running, nothing started
+    first = machine.chroot(f"{SRC}/hardware/pi/install.sh")
+    assert first.returncode == 0, (first.stdout, first.stderr)
+    assert "systemd is not running here: the table starts at the next boot" in first.stdout
+    assert "udev is not running here" in first.stdout
+    machine.first_install = first.stdout
+    drop = machine.root / "etc/systemd/system/table-app.service.d"
+    drop.mkdir(parents=True)
+    (drop / "container.conf").write_text(DROP_IN)
+    machine.boot()
+    try:
+        yield machine
+    finally:
+        machine.shutdown()
+
+
+def test_the_table_is_up_at_boot_and_ready_on_the_setup_screen(bookworm: Bookworm) -> None:
+    props = bookworm.wait_unit(_on_setup_screen)
+    assert props["NRestarts"] == "0", bookworm.journal()
+    enabled = bookworm.sh("systemctl is-enabled table-app.service getty@tty1.service",
+                          check=False).stdout.split()
+    assert enabled == ["enabled", "masked"]        # and no login prompt over the table
+    env = bookworm.sh("systemctl show table-app.service -p Environment").stdout
+    assert "SDL_VIDEODRIVER=offscreen" in env       # the drop-in: no screen in a container
+    user = bookworm.sh(f"stat -c '%U %a' {DATA}").stdout.split()
+    assert user == ["mafia", "700"]
+
+
+def test_it_stays_up_three_minutes_on_the_setup_screen_with_its_watchdog_fed(
+        bookworm: Bookworm) -> None:
+    start = bookworm.wait_unit(_on_setup_screen)
+    assert bookworm.unit("WatchdogUSec")["WatchdogUSec"] == "30s"
+    pid = start["MainPID"]
+    fed = int(start["WatchdogTimestampMonotonic"])
+    time.sleep(180)
+    later = bookworm.wait_unit(_on_setup_screen)
+    assert later["MainPID"] == pid and later["NRestarts"] == start["NRestarts"]
+    assert int(later["WatchdogTimestampMonotonic"]) > fed + 150_000_000   # fed all along
+
+
+def test_a_hung_table_is_restarted_by_the_watchdog(bookworm: Bookworm) -> None:
+    before = bookworm.wait_unit(_on_setup_screen)
+    bookworm.sh(f"kill -STOP {before['MainPID']}")
+    after = bookworm.wait_unit(lambda p: _on_setup_screen(p) and
+                               p["MainPID"] != before["MainPID"], timeout=150)
+    assert int(after["NRestarts"]) == int(before["NRestarts"]) + 1
+    assert "Watchdog timeout" in bookworm.sh(
+        "journalctl -u table-app.service --no-pager -o cat").stdout
+
+
+def _restart_on(bookworm: Bookworm, setup: str) -> dict[str, str]:
+    before = bookworm.wait_unit(_on_setup_screen)
+    bookworm.sh(f"systemctl stop table-app.service && {setup} && "
+                "systemctl start table-app.service")
+    props = bookworm.wait_unit(lambda p: _on_setup_screen(p) and
+                               p["MainPID"] != before["MainPID"])
+    time.sleep(10)                               # and it stays there: no loop
+    again = bookworm.wait_unit(_on_setup_screen)
+    assert again["MainPID"] == props["MainPID"] and again["NRestarts"] == props["NRestarts"]
+    return props
+
+
+def test_a_bad_journal_ends_on_the_setup_screen_with_the_reason(bookworm: Bookworm) -> None:
+    journal = f"{DATA}/table-app/game.journal"
+    props = _restart_on(bookworm, f"printf '{{\"t\": 1000.0, \"k\": \"sta' > {journal} && "
+                                  f"chown mafia: {journal}")
+    assert "game.journal.unreadable-" in props["StatusText"]
+    kept = bookworm.sh(f"cat {DATA}/table-app/game.journal.unreadable-*").stdout
+    assert kept == '{"t": 1000.0, "k": "sta'
+
+
+def test_a_bad_setting_ends_on_the_setup_screen_with_the_reason(bookworm: Bookworm) -> None:
+    settings = f"{DATA}/config/table-app/settings.toml"
+    props = _restart_on(bookworm, f"mkdir -p {DATA}/config/table-app && "
+                                  f"printf 'volume = 3\\n' > {settings} && "
+                                  f"chown -R mafia: {DATA}/config")
+    assert "volume takes a number from 0 to 1" in props["StatusText"]
+    assert "The settings file has a mistake" in bookworm.journal()
+    bookworm.sh(f"rm {settings} && systemctl restart table-app.service")
+
+
+def test_the_admin_command_runs_the_firmware_install_with_its_tools(bookworm: Bookworm) -> None:
+    bookworm.wait_unit(_on_setup_screen)
+    dry = bookworm.sh("table-app firmware install --port /dev/ttyACM0 --dry-run", check=False)
+    assert dry.returncode == 0, (dry.stdout, dry.stderr)
+    assert dry.stdout.startswith("/opt/table-app/venv/bin/python3 -m mpremote connect "
+                                 "/dev/ttyACM0 resume fs cp")     # and the table stayed up
+    # a serial port where the controller would be, with nothing answering on it (a Pico
+    # stuck in its bootloader): the install listens, then runs mpremote, which gives up
+    bookworm.sh("nohup python3 -c 'import os, pty, time; m, s = pty.openpty(); "
+                "n = os.ttyname(s); os.chmod(n, 0o666); os.symlink(n, \"/dev/table-pads\"); "
+                "time.sleep(300)' >/dev/null 2>&1 & "
+                "for i in $(seq 50); do [ -e /dev/table-pads ] && break; sleep 0.1; done")
+    real = bookworm.sh("table-app firmware install", check=False, timeout=300)
+    assert real.returncode == 2, (real.stdout, real.stderr)
+    assert "no running controller on /dev/table-pads: installing onto MicroPython" in real.stdout
+    assert "mpremote failed" in real.stderr and "not installed" not in real.stderr
+    # the wrapper stopped the table for the pads and started it again
+    assert "stopping the table for a moment" in real.stdout
+    assert "starting the table again" in real.stdout
+    bookworm.sh("pkill -f 'pty.openpty' ; rm -f /dev/table-pads", check=False)
+    bookworm.wait_unit(_on_setup_screen)
+
+
+def test_the_venvs_pygame_has_the_consoles_kmsdrm_driver(bookworm: Bookworm) -> None:
+    drivers = bookworm.sh(
+        "/opt/table-app/venv/bin/python -c 'from table_app.screen.display import "
+        "video_drivers; print(*video_drivers())'").stdout.split()
+    assert "KMSDRM" in drivers, drivers
+    where = bookworm.sh("/opt/table-app/venv/bin/python -c 'import pygame; "
+                        "print(pygame.version.ver, pygame.__file__)'").stdout
+    assert where.splitlines()[-1].startswith("2.1.2 /usr/lib/python3/dist-packages/pygame/")
+    # plain Debian has no python3-lgpio: PyPI's, in the venv
+    lgpio = bookworm.sh("/opt/table-app/venv/bin/python -c 'import lgpio; "
+                        "print(lgpio.__file__)'").stdout
+    assert lgpio.startswith("/opt/table-app/venv/lib/python3.11/site-packages/lgpio")
+    assert "SDL's video drivers: " in bookworm.first_install
+    assert "KMSDRM" in bookworm.first_install
+
+
+def test_the_screen_tests_pass_on_debians_pygame(bookworm: Bookworm) -> None:
+    # the table runs on Debian's pygame 2.1.2 (SDL 2.26), CI's other tests on PyPI's: the
+    # tests of everything pygame draws, plays or reads run here on the table's own
+    venv = "/root/test-venv"
+    bookworm.sh(f"python3 -m venv --system-site-packages {venv} && "
+                f"{venv}/bin/pip install -q --find-links /opt/table-app/wheels "
+                f"-r /opt/table-app/requirements.txt pytest hypothesis", timeout=900)
+    files = ("tests/test_screen.py tests/test_service.py tests/test_host_flow.py "
+             "tests/test_host_keys.py tests/test_sound.py")
+    run = bookworm.sh(f"cd /opt/table-app/src && PYTHONPATH=/opt/table-app/src "
+                      f"SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy {venv}/bin/python -m pytest "
+                      f"-q -p no:cacheprovider {files} --deselect "
+                      f"tests/test_sound.py::test_the_script_renders_clips_with_espeak_ng",
+                      check=False, timeout=900)      # (that one is espeak-ng's, not pygame's)
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert "pygame 2.1.2" in bookworm.sh(f"{venv}/bin/python -c 'import pygame'").stdout
+    assert " passed" in run.stdout.splitlines()[-1]
+
+
+def test_a_second_install_works_with_the_network_cut(bookworm: Bookworm) -> None:
+    before = bookworm.wait_unit(_on_setup_screen)
+    subprocess.run(["ip", "netns", "add", bookworm.netns], check=True)
+    cut = bookworm.sh("getent hosts deb.debian.org pypi.org", check=False, offline=True)
+    assert cut.returncode != 0                       # no name, no route: offline
+    engine = "/opt/table-app/src/table_app/rules/_compiled.json /opt/table-app/src/*__mypyc*"
+    built = bookworm.sh(f"stat -c '%n %Y' {engine}").stdout
+    again = bookworm.sh(f"{SRC}/hardware/pi/install.sh", check=False, offline=True)
+    assert again.returncode == 0, (again.stdout, again.stderr)
+    assert "PyPI cannot be reached: installing from the cache" in again.stdout
+    assert "stopping the table for the update" in again.stdout
+    # the rules did not change: the engine was not compiled again, and it is the one used
+    assert bookworm.sh(f"stat -c '%n %Y' {engine}").stdout == built
+    which = bookworm.sh("/opt/table-app/venv/bin/python -c 'import table_app; "
+                        "print(table_app.ENGINE_BUILD)'").stdout.strip()
+    assert which == "compiled"
+    after = bookworm.wait_unit(lambda p: _on_setup_screen(p) and
+                               p["MainPID"] != before["MainPID"])
+    assert after["ActiveState"] == "active"
