@@ -53,6 +53,17 @@ def up_to_date() -> bool:
 UP_TO_DATE = False
 
 
+def _built() -> list:
+    """The compiled modules already in place, declared but not built again: an editable
+    install maps each to its file (mypyc's shared library sits at the top, beside the
+    packages, and is found only through that mapping)."""
+    from setuptools import Extension
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    shared = [f.name[: -len(suffix)] for f in HERE.glob(f"*__mypyc{suffix}")]
+    names = [f"table_app.rules.{m}" for m in COMPILED] + shared
+    return [Extension(name, sources=[]) for name in names]
+
+
 def _extensions() -> list:
     global UP_TO_DATE
     command = set(sys.argv[1:])
@@ -63,7 +74,7 @@ def _extensions() -> list:
         UP_TO_DATE = True
         print("table-app: the compiled rules engine matches its source: not built again",
               file=sys.stderr)
-        return []
+        return _built()
     try:
         from mypyc.build import mypycify
     except ImportError:

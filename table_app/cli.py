@@ -144,24 +144,21 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     from . import run
     from .pads import PadError
-    from .settings import Settings, SettingsError, apply, load_settings
+    from .settings import SettingsError, apply, load_settings
     from .table.journal import JournalError
 
     if args.players is not None and args.players < 1:
         print("table-app: --players takes 1 or more", file=sys.stderr)
         return 2
     chosen = bool(args.format or args.format_file)      # on the command line: a game now
-    args.notices = []
     try:
-        settings = load_settings()
-    except SettingsError as exc:
-        if args.demo:
-            print(f"table-app: {exc}", file=sys.stderr)
-            return 2
         # the table opens whatever the file says (systemd would only start it again and
-        # again): on its defaults, with the mistake on the host's screen
-        args.notices.append(("settings_bad", str(exc)))
-        settings = Settings()
+        # again): each mistaken setting at its default, the mistake on the host's screen
+        settings = load_settings(lenient=not args.demo)
+    except SettingsError as exc:
+        print(f"table-app: {exc}", file=sys.stderr)
+        return 2
+    args.notices = [("settings_bad", m) for m in settings.mistakes]
     # the settings' format is the one a new game offers first on the setup screen; the demo
     # has no setup screen and plays it
     args.offer_format = settings.format if settings.format in BUILTIN_FORMATS else None

@@ -80,6 +80,8 @@ class Settings:
     table_name: str = ""
     source: str = ""
     unknown: list[str] = field(default_factory=list)
+    #: what `load_settings(lenient=True)` left at its default, one line each
+    mistakes: list[str] = field(default_factory=list)
 
 
 def settings_path() -> Path:
@@ -89,55 +91,85 @@ def settings_path() -> Path:
     return config_dir() / "settings.toml"
 
 
-def load_settings(path: Path | None = None) -> Settings:
-    """The settings file, checked; no file is all defaults."""
+def load_settings(path: Path | None = None, lenient: bool = False) -> Settings:
+    """The settings file, checked; no file is all defaults. The first mistake is raised,
+    unless `lenient` (the table itself, which must open whatever the file says): then every
+    mistaken key keeps its default and is said in `mistakes`, and the rest still count."""
     p = path or settings_path()
     if not p.exists():
         return Settings(source=str(p))
+    mistakes: list[str] = []
+
+    def take(check: Any, *args: Any) -> Any:
+        try:
+            return check(p, *args)
+        except SettingsError as exc:
+            if not lenient:
+                raise
+            mistakes.append(str(exc))
+            return None
+
     try:
         raw = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SettingsError(f"{p}: cannot read the settings: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise SettingsError(f"{p}: not valid TOML: {exc}") from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        why = "not valid TOML" if isinstance(exc, tomllib.TOMLDecodeError) else \
+            "cannot read the settings"
+        err = SettingsError(f"{p}: {why}: {exc}")
+        if not lenient:
+            raise err from None
+        return Settings(source=str(p), mistakes=[str(err)])
     s = Settings(source=str(p))
     top = dict(raw)
-    pads = _table(p, top.pop("pads", {}), "pads")
-    light = _table(p, top.pop("light", {}), "light")
-    audio = _table(p, top.pop("audio", {}), "audio")
-    records = _table(p, top.pop("records", {}), "records")
-    s.records_url = _text(p, records.pop("url", None), "records.url") or ""
-    s.records_local = _text(p, records.pop("local", None), "records.local") or ""
-    s.host = _text(p, records.pop("host", None), "records.host") or ""
-    s.club = _text(p, records.pop("club", None), "records.club") or ""
-    s.table_name = _text(p, records.pop("table", None), "records.table") or ""
-    s.lang = _choice(p, top.pop("lang", None), "lang", LANGS)
-    s.format = _text(p, top.pop("format", None), "format")
-    s.players = _whole(p, top.pop("players", None), "players", 1, 30)
-    s.deal = _choice(p, top.pop("deal", None), "deal", ("app", "cards"))
-    s.voice_pack = _text(p, top.pop("voice_pack", None), "voice_pack")
-    if s.voice_pack is not None and not Path(s.voice_pack).is_dir():
-        raise SettingsError(f"{p}: voice_pack: no folder at {s.voice_pack}")
-    s.volume = _share(p, top.pop("volume", None), "volume")
-    s.pads = _choice(p, pads.pop("backend", None), "pads.backend", BACKENDS)
-    s.port = _text(p, pads.pop("port", None), "pads.port")
-    s.pins = _text(p, pads.pop("pins", None), "pads.pins")
-    s.buttons = _seats(p, pads.pop("buttons", None), "pads.buttons", 1, 12)
-    s.rotation = _seats(p, pads.pop("rotation", None), "pads.rotation", 0, 11)
-    s.rings = _seats(p, pads.pop("rings", None), "pads.rings", 1, 12)
-    for key, value in (("buttons", s.buttons), ("rings", s.rings)):
-        if value is not None and sorted(value) != list(range(1, 13)):
-            raise SettingsError(f"{p}: pads.{key} must name each of 1 to 12 once")
-    night = _share(p, light.pop("night_cap", None), "light.night_cap")
-    day = _share(p, light.pop("day_cap", None), "light.day_cap")
+    pads = take(_table, top.pop("pads", {}), "pads") or {}
+    light = take(_table, top.pop("light", {}), "light") or {}
+    audio = take(_table, top.pop("audio", {}), "audio") or {}
+    records = take(_table, top.pop("records", {}), "records") or {}
+    s.records_url = take(_text, records.pop("url", None), "records.url") or ""
+    s.records_local = take(_text, records.pop("local", None), "records.local") or ""
+    s.host = take(_text, records.pop("host", None), "records.host") or ""
+    s.club = take(_text, records.pop("club", None), "records.club") or ""
+    s.table_name = take(_text, records.pop("table", None), "records.table") or ""
+    s.lang = take(_choice, top.pop("lang", None), "lang", LANGS)
+    s.format = take(_text, top.pop("format", None), "format")
+    s.players = take(_whole, top.pop("players", None), "players", 1, 30)
+    s.deal = take(_choice, top.pop("deal", None), "deal", ("app", "cards"))
+    s.voice_pack = take(_folder, top.pop("voice_pack", None), "voice_pack")
+    s.volume = take(_share, top.pop("volume", None), "volume")
+    s.pads = take(_choice, pads.pop("backend", None), "pads.backend", BACKENDS)
+    s.port = take(_text, pads.pop("port", None), "pads.port")
+    s.pins = take(_text, pads.pop("pins", None), "pads.pins")
+    s.buttons = take(_each_seat, pads.pop("buttons", None), "pads.buttons")
+    s.rotation = take(_seats, pads.pop("rotation", None), "pads.rotation", 0, 11)
+    s.rings = take(_each_seat, pads.pop("rings", None), "pads.rings")
+    night = take(_share, light.pop("night_cap", None), "light.night_cap")
+    day = take(_share, light.pop("day_cap", None), "light.day_cap")
     s.night_cap = s.night_cap if night is None else night
     s.day_cap = s.day_cap if day is None else day
-    s.audio_device = _text(p, audio.pop("device", None), "audio.device") or ""
+    s.audio_device = take(_text, audio.pop("device", None), "audio.device") or ""
     for rest, where in ((top, ""), (pads, "pads."), (light, "light."), (audio, "audio."),
                         (records, "records.")):
         for key in rest:
-            raise SettingsError(f"{p}: unknown setting '{where}{key}'")
+            take(_unknown, f"{where}{key}")
+    s.mistakes = mistakes
     return s
+
+
+def _unknown(p: Path, key: str) -> None:
+    raise SettingsError(f"{p}: unknown setting '{key}'")
+
+
+def _folder(p: Path, v: Any, key: str) -> str | None:
+    folder = _text(p, v, key)
+    if folder is not None and not Path(folder).is_dir():
+        raise SettingsError(f"{p}: {key}: no folder at {folder}")
+    return folder
+
+
+def _each_seat(p: Path, v: Any, key: str) -> list[int] | None:
+    seats = _seats(p, v, key, 1, 12)
+    if seats is not None and sorted(seats) != list(range(1, 13)):
+        raise SettingsError(f"{p}: {key} must name each of 1 to 12 once")
+    return seats
 
 
 def _table(p: Path, v: Any, key: str) -> dict[str, Any]:

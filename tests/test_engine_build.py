@@ -173,6 +173,24 @@ def test_a_reinstall_compiles_the_engine_again_only_when_its_source_changed(
     assert "matches its source: not built again" in proc.stderr
     assert (proj / "table_app" / "rules" / "_compiled.json").exists()   # the build stays
     assert _probe(proj)["build"] == "compiled"
+    # and as install.sh installs it: an editable install in a venv, nothing compiled, the
+    # compiled engine found through the install's own mapping (mypyc's shared library is a
+    # module of its own at the top)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(venv)],
+                   check=True, timeout=300)
+    # (a setuptools that builds wheels by itself, as the install's cache holds)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+                    "setuptools>=70.1"], check=True, capture_output=True, timeout=300)
+    pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+                          "--no-index", "--no-deps", "--no-build-isolation", "-e", str(proj)],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert pip.returncode == 0, pip.stderr
+    code = "import table_app; from table_app.rules import engine; print(table_app.ENGINE_BUILD)"
+    run = subprocess.run([str(venv / "bin" / "python"), "-c", code], capture_output=True,
+                         text=True, cwd=tmp_path, timeout=120,
+                         env={k: v for k, v in env.items() if k != "PYTHONPATH"})
+    assert run.returncode == 0 and run.stdout.strip() == "compiled", run.stderr
     # a club's edit of the rules: the in-place build no longer counts, so it is built again
     with open(proj / "table_app" / "rules" / "night.py", "a") as f:
         f.write("\n# a club's edit\n")

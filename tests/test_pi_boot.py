@@ -282,7 +282,7 @@ def test_a_bad_setting_ends_on_the_setup_screen_with_the_reason(bookworm: Bookwo
                                   f"printf 'volume = 3\\n' > {settings} && "
                                   f"chown -R mafia: {DATA}/config")
     assert "volume takes a number from 0 to 1" in props["StatusText"]
-    assert "The settings file has a mistake" in bookworm.journal()
+    assert "A mistake in the settings file" in bookworm.journal()
     bookworm.sh(f"rm {settings} && systemctl restart table-app.service")
 
 

@@ -327,3 +327,42 @@ def test_between_games_the_host_sees_the_seasons_rating(tmp_path: Path) -> None:
     drawn.clear()
     draw_host(painter, _surface(), hv, None, None, None)     # no records yet: no rating
     assert "Rating" not in drawn
+
+
+def test_the_setup_screen_says_why_the_table_opened_there_in_every_language() -> None:
+    # a journal set aside and a mistaken setting: both headlines whole, in the screen's
+    # language, with their details, clear of every button
+    from table_app.screen.model import t
+    from table_app.screen.render import Painter
+    from table_app.screen.setup import Setup, draw_setup
+
+    notices = [("settings_bad", "/var/lib/table-app/config/table-app/settings.toml: volume "
+                "takes a number from 0 to 1"),
+               ("journal_aside", "kept as game.journal.unreadable-20261201-093000: "
+                "/var/lib/table-app/table-app/game.journal is not a table-app journal (its "
+                "first line is not a game's start)")]
+    for lang in ("ka", "en", "uz", "ru"):
+        painter = Painter()
+        drawn: list[tuple[str, object]] = []
+        real = painter.text
+
+        def text(surf: object, s: str, *args: object, _real: object = real,
+                 _drawn: list[tuple[str, object]] = drawn, **kw: object) -> object:
+            rect = _real(surf, s, *args, **kw)     # type: ignore[operator]
+            _drawn.append((s, rect))
+            return rect
+
+        painter.text = text                        # type: ignore[method-assign]
+        buttons = draw_setup(painter, _surface(), Setup(lang=lang, notices=notices))
+        words = " ".join(s for s, _ in drawn).split()
+        for key, detail in notices:
+            for word in (t(key, lang) + " " + detail).split():
+                assert word in words, (lang, word)
+        assert painter.overflows == [], lang
+        labels = {b.label for b in buttons}
+        for s, rect in drawn:
+            if s in labels or s in (t(k, lang) for k in ("setup", "format", "players",
+                                                        "language", "dealing")):
+                continue
+            assert not any(rect.colliderect(b.rect) for b in buttons), (lang, s)  # type: ignore[attr-defined]
+            assert rect.bottom <= 480 and rect.right <= 800, (lang, s)          # type: ignore[attr-defined]

@@ -105,7 +105,7 @@ def test_a_mistaken_setting_opens_the_setup_screen_with_the_reason(tmp_path: Pat
                                                                    systemd: Systemd) -> None:
     settings = tmp_path / "config" / "table-app" / "settings.toml"
     settings.parent.mkdir(parents=True)
-    settings.write_text('lang = "fr"\n')
+    settings.write_text('lang = "fr"\ndeal = "cards"\n[light]\nnight_cap = 0.1\n')
     proc = _table(tmp_path, systemd)
     try:
         said = systemd.messages(2)
@@ -114,7 +114,7 @@ def test_a_mistaken_setting_opens_the_setup_screen_with_the_reason(tmp_path: Pat
         err = _stop(proc)
     assert said[0].startswith("READY=1\nSTATUS=setup screen; "), said
     assert "lang takes one of ka, en, uz, ru, not 'fr'" in said[0]
-    assert "The settings file has a mistake" in err and str(settings) in err
+    assert "A mistake in the settings file" in err and str(settings) in err
 
 
 def test_settings_that_make_no_game_open_the_setup_screen(tmp_path: Path,

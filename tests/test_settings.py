@@ -86,3 +86,20 @@ def test_a_bad_settings_file_is_a_one_line_error(tmp_path: Path) -> None:
                           env={**os.environ, "TABLE_APP_SETTINGS": str(settings)})
     assert proc.returncode == 2 and len(proc.stderr.strip().splitlines()) == 1
     assert "volume takes a number from 0 to 1" in proc.stderr
+
+
+def test_the_table_keeps_every_good_setting_beside_a_mistaken_one(tmp_path: Path) -> None:
+    # a typo in one key must not switch a Georgian table to English
+    text = ('lang = "ka"\nvolume = 3\ncolour = "red"\n[light]\nnight_cap = 0.1\n'
+            '[pads]\nbuttons = [1, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]\n')
+    path = write(tmp_path, text)
+    with pytest.raises(SettingsError, match="volume takes a number from 0 to 1"):
+        load_settings(path)                     # the commands: the first mistake, and stop
+    s = load_settings(path, lenient=True)       # the table: every mistake, the rest kept
+    assert (s.lang, s.night_cap, s.volume, s.buttons) == ("ka", 0.1, None, None)
+    assert [m.split(": ", 1)[1] for m in s.mistakes] == [
+        "volume takes a number from 0 to 1", "pads.buttons must name each of 1 to 12 once",
+        "unknown setting 'colour'"]
+    path.write_text('lang = "ka\n')
+    broken = load_settings(path, lenient=True)
+    assert broken.lang is None and "not valid TOML" in broken.mistakes[0]

@@ -11,7 +11,7 @@
 #   sudo hardware/pi/install.sh [--dry-run] [--user mafia] [--data /var/lib/table-app]
 #                               [--prefix /opt/table-app] [--with-voice]
 set -Eeuo pipefail
-export DEBIAN_FRONTEND=noninteractive
+export DEBIAN_FRONTEND=noninteractive PYGAME_HIDE_SUPPORT_PROMPT=1
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)

@@ -128,37 +128,52 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
         label = f"{seat}. {s.names.get(seat, '')}" + ("_" if s.editing == seat else "")
         buttons.append(_button(p, surf, (x, y, 140, 40), ("name", str(seat)), label))
     buttons.append(_button(p, surf, (24, SIZE[1] - 70, 200, 50), ("start",), t("start", lang)))
-    _notices(p, surf, s.notices, lang, (240, 398, SIZE[0] - 240 - 16, SIZE[1] - 398 - 6))
+    # below the choices, then beside Start: the room the screen has left
+    _notices(p, surf, s.notices, lang, [(24, 292, 436, 98),
+                                       (240, 398, SIZE[0] - 240 - 16, SIZE[1] - 398 - 4)])
     return buttons
 
 
 def _notices(p: Painter, surf: Any, notices: list[tuple[str, str]], lang: str,
-             box: tuple[int, int, int, int]) -> None:
+             boxes: list[tuple[int, int, int, int]]) -> None:
     """Each notice's headline in the screen's language, its detail (a file, a key) below
-    it in small type, wrapped into the box; what does not fit is cut with an ellipsis."""
-    x, y, w, h = box
+    it in small type, wrapped; a notice that does not fit what is left of a box starts the
+    next one, and what does not fit in the last is left out."""
+    free = list(boxes)
+    x, y, w, h = free.pop(0)
     bottom = y + h
     for key, detail in notices:
-        for size, colour, text, bold in ((15, AMBER, t(key, lang), True),
-                                         (12, DIM, detail, False)):
-            font = p.font(size, bold)
-            step = font.get_linesize()
-            for line in wrap(text, lambda s, f=font: f.size(s)[0], w):
-                if y + step > bottom:
-                    return
-                p.text(surf, line, (x, y), size, colour, bold, width=w)
-                y += step
+        parts = ((15, AMBER, t(key, lang), True), (12, DIM, detail, False))
+        todo = _lines(p, parts, w)
+        if y + sum(line[-1] for line in todo) > bottom and free:
+            x, y, w, h = free.pop(0)
+            bottom = y + h
+            todo = _lines(p, parts, w)
+        for size, colour, line, bold, step in todo:
+            if y + step > bottom:
+                return
+            p.text(surf, line, (x, y), size, colour, bold, width=w)
+            y += step
 
 
-def wrap(text: str, width_of: Any, width: int) -> list[str]:
-    """`text` in lines no wider than `width` (a word wider than that is cut later)."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}" if line else word
-        if line and width_of(trial) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = trial
-    return lines + ([line] if line else [])
+def _lines(p: Painter, parts: Any, width: int) -> list[tuple[Any, ...]]:
+    """(size, colour, text, bold, line height) of each line the parts wrap into."""
+    out = []
+    for size, colour, text, bold in parts:
+        font = p.font(size, bold)
+        words = text.split()
+        while words:
+            line, words = fit(words, lambda s, f=font: f.size(s)[0], width)
+            out.append((size, colour, line, bold, font.get_linesize()))
+    return out
+
+
+def fit(words: list[str], width_of: Any, width: int) -> tuple[str, list[str]]:
+    """The first line of `words` no wider than `width` (at least one word: a longer word is
+    cut when drawn), and the words left for the next."""
+    line = words[0]
+    for i, word in enumerate(words[1:], 1):
+        if width_of(f"{line} {word}") > width:
+            return line, words[i:]
+        line = f"{line} {word}"
+    return line, []

@@ -128,7 +128,7 @@ class TableApp:
 
     def _set_aside(self, why: str) -> None:
         aside = set_aside(self.journal_path)
-        self.notices.append(("journal_aside", f"{why}; the journal is kept as {aside.name}"))
+        self.notices.append(("journal_aside", f"kept as {aside.name}: {why}"))
 
     def check_start(self, fmt_id: str = "yakuza", players: int | None = None,
                     lang: str = "en", deal: str = "app",
