@@ -42,6 +42,7 @@ ticks_us = time.ticks_us
 ticks_diff = time.ticks_diff
 SEATS = cfg.SEATS
 RING = cfg.RING
+REFRESH_MS = getattr(cfg, "REFRESH_MS", 1000)   # an older fwconfig has none
 
 
 class Controller:
@@ -55,17 +56,21 @@ class Controller:
         self.lock_until = [0] * cfg.SEATS
         self.changed_at = [None] * cfg.SEATS      # when a pin first read otherwise
         pins = getattr(cfg, "RING_PINS", None) or (cfg.PIXEL_PIN,)
-        if len(pins) == cfg.SEATS:
-            # a star: each ring on its own pin, written alone (0.36 ms for 12 pixels on a
-            # Pico, where the whole chain took 4.4 ms)
-            self.nps = [NeoPixel(Pin(p, Pin.OUT), cfg.RING) for p in pins]
-            self.chain = False
+        self.chain = len(pins) != cfg.SEATS
+        if not self.chain and sys.platform == "rp2":
+            # a star on a Pico: every ring at once by the PIO, fed by DMA (pioring.py); the
+            # one core only draws
+            from pioring import PioRings
+            self.out = PioRings(pins, 3 * cfg.RING)
+            self.back = [bytearray(3 * cfg.RING) for _ in pins]
         else:
-            self.nps = [NeoPixel(Pin(pins[0], Pin.OUT), cfg.SEATS * cfg.RING)]
-            self.chain = True
-        # each strip's bytes are drawn here, then handed to the writer on core 1
-        self.back = [bytearray(len(np.buf)) for np in self.nps]
-        self.out = PixelOut(self.nps, getattr(cfg, "PIXEL_WAIT", None))
+            if self.chain:
+                nps = [NeoPixel(Pin(pins[0], Pin.OUT), cfg.SEATS * cfg.RING)]
+            else:
+                nps = [NeoPixel(Pin(p, Pin.OUT), cfg.RING) for p in pins]
+            self.back = [bytearray(len(np.buf)) for np in nps]
+            self.out = PixelOut(nps, getattr(cfg, "PIXEL_WAIT", None))
+        self.last_refresh = ticks_ms()
         self.ring_of = list(range(cfg.SEATS))     # which ring shows each seat (ORDER)
         self.pics = [bytes([rd.DARK])] * cfg.SEATS
         self.anim = [False] * cfg.SEATS          # rings that move by themselves (countdowns)
@@ -221,6 +226,9 @@ class Controller:
 
     @micropython.native
     def handle(self, kind, seq, body):
+        # the frames of play (acks, heartbeats, pictures) in machine code; the rest, rare,
+        # in `setup` (bytecode): on the RP2040 (armv6m) a native function's branches reach
+        # only so far, and one function for every kind is too big to load
         now = self.now
         self.last_host = now
         if not self.host_alive:
@@ -236,13 +244,7 @@ class Controller:
         # Pi resends after 30 ms), the ring is
         self.acks.append(seq)
         if kind == HELLO:
-            # a connection (a new Pi, or the same one after a cut): frames older than this
-            # hello are never taken again; answer who we are, and prove the pairing
-            self.receiver.reset(seq)
-            self.sender.restart()
-            self.write(pl.frame(pl.HELLO_REPLY, 0,
-                                bytes([PROTOCOL, cfg.SEATS, cfg.RING]) + self.boot
-                                + pl.proof(SECRET, body[1:9]) + cfg.FIRMWARE.encode()))
+            self.hello(seq, body)
             return
         if not self.receiver.fresh(seq):
             return               # a resend of what was already done
@@ -259,7 +261,22 @@ class Controller:
             if s not in self.todo:          # two pictures in one step: drawn once, the last
                 self.todo.append(s)
             self.dirty = True
-        elif kind == BRIGHT and len(body) >= 3:
+        else:
+            self.setup(kind, body)
+
+    def hello(self, seq, body):
+        # a connection (a new Pi, or the same one after a cut): frames older than this
+        # hello are never taken again; answer who we are, and prove the pairing
+        self.receiver.reset(seq)
+        self.sender.restart()
+        self.write(pl.frame(pl.HELLO_REPLY, 0,
+                            bytes([PROTOCOL, cfg.SEATS, cfg.RING]) + self.boot
+                            + pl.proof(SECRET, body[1:9]) + cfg.FIRMWARE.encode()))
+
+    def setup(self, kind, body):
+        # how the table is set up: brightness, which ring is whose, how each is turned, and
+        # the restart for an update
+        if kind == BRIGHT and len(body) >= 3:
             self.cap = body[0]
             self.budget = pl.u16(body, 1)
             self.todo = list(range(SEATS))
@@ -306,7 +323,7 @@ class Controller:
 
     # -- the rings ------------------------------------------------------------------------
     def dark(self):
-        for i in range(len(self.nps)):
+        for i in range(len(self.back)):
             back = self.back[i]
             for j in range(len(back)):
                 back[j] = 0
@@ -383,9 +400,18 @@ class Controller:
             self.dirty = False
             began, woke = ticks_us(), self.out.wake_us
             self.render(now)
+            self.out.kick()             # on the PIO: the bit planes made, the DMA started
             woke = self.out.wake_us - woke
             self.io_us += woke
             self.work_us += ticks_diff(ticks_us(), began) - woke
+        elif ticks_diff(now, self.last_refresh) >= REFRESH_MS:
+            # a still ring is sent again now and then: a pad plugged in (or swapped) shows
+            # its picture within a second, not the colours it latched when it got power
+            self.last_refresh = now
+            self.out.refresh()
+            self.out.kick()
+        else:
+            self.out.kick()             # a frame that waited for the last one to go out
         if self.acks:
             began, io = ticks_us(), self.io_us
             acks = self.acks

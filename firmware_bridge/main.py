@@ -1,25 +1,59 @@
 # Runs at power-up on the Pico.
+#
+# Safe mode: the controller leaves padlink.SAFE_MODE_FLAG and restarts, and this boot stays
+# at the REPL with no watchdog, where `table-app firmware install` reaches it. It does so
+# for an update (padlink.UPDATE), and when it fails in its first seconds: a club's bad edit
+# of fwconfig.py, a half-copied install. The RP2040's watchdog cannot be stopped once it
+# runs, so without this such a fault would reset the Pico every 2 s, for good (flashing
+# MicroPython again keeps the files, and the fault with them). What failed is kept in
+# padlink.ERROR_FILE. A fault later, in play, restarts the controller, as the watchdog would.
 import os
+import sys
+import time
 
 import padlink
 
+STARTING_MS = 5000       # a fault this soon after power-up is the firmware's, not the game's
 
-def _update_asked():
-    # the controller left this flag before restarting for a firmware update (padlink.UPDATE)
+
+def _safe_mode_asked():
     try:
+        with open(padlink.SAFE_MODE_FLAG) as f:
+            why = f.read().strip()
         os.remove(padlink.SAFE_MODE_FLAG)
-        return True
+        return why or "update"
     except OSError:
-        return False
+        return None
 
 
-if _update_asked():
+def _keep(e):
+    try:
+        with open(padlink.ERROR_FILE, "w") as f:
+            sys.print_exception(e, f)
+    except OSError:
+        pass
+
+
+why = _safe_mode_asked()
+if why == "update":
     print("pad controller: safe mode, ready for a firmware update")
+elif why is not None:
+    print("pad controller: safe mode: it failed at its start (see %s); fix it with "
+          "`table-app firmware install`" % padlink.ERROR_FILE)
 else:
     try:
         import controller
         controller.run()
     except Exception as e:
-        # a broken or half-copied install: stay at the REPL, where an install can reach it
-        import sys
         sys.print_exception(e)
+        _keep(e)
+        import machine
+        if time.ticks_ms() < STARTING_MS:
+            # failed at its start: the watchdog may be running already, so restart into
+            # safe mode rather than loop
+            try:
+                with open(padlink.SAFE_MODE_FLAG, "w") as f:
+                    f.write("error\n")
+            except OSError:
+                pass
+        machine.reset()

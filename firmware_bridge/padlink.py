@@ -41,6 +41,7 @@ ORDER = 11       # Pi -> pad  reliable    [each seat's ring: its place among the
 
 UPDATE_BODY = b"update"   # a frame of kind 9 with any other body is ignored
 SAFE_MODE_FLAG = "safemode"   # on the controller's flash: the next boot stays at the REPL
+ERROR_FILE = "error.txt"       # what made the controller fail at its start (safe mode)
 
 MAX_FRAME = 64   # bytes of payload; a longer run is noise
 WINDOW = 128     # a reliable frame is new only if its seq is at most this far ahead

@@ -1,17 +1,14 @@
-# The rings' pixels go out on the Pico's second core, so the scan loop never waits on them.
+# The rings' pixels where there is no PIO writer (pioring.py, the Pico's star of rings):
+# a chain of rings on one pin, or the unix port in the tests.
 #
-# Writing a WS2812 ring blocks its caller (MicroPython's bitstream: 0.36 ms for 12 pixels,
-# interrupts off). Here the scan loop only copies a drawn ring into a staging buffer and marks
-# it; a thread - on the RP2040 it runs on core 1, which has nothing else to do - takes the
-# marked rings and writes them. A ring is never written half old, half new: the writer copies
-# the staged bytes into the strip's own buffer under the lock, then writes outside it.
-#
-# How the writer waits: on the Pico it looks every 50 us (a core of its own; no lock is ever
-# released by the core that did not take it). Elsewhere (the unix port in the tests, where a
-# polling thread would take a CPU from the Pi's side) it sleeps on a lock the scan loop
-# releases. fwconfig.PIXEL_WAIT = "poll" or "lock" chooses; the default follows the port.
-#
-# Without _thread the writes happen at once, in the caller.
+# Writing a WS2812 strip blocks its caller (MicroPython's bitstream: 0.36 ms for 12 pixels,
+# interrupts off). On the Pico that is what the chain does: written at once, in the caller
+# (the Pico's firmware runs on one core, no thread). In the unix port (the tests' rig, where
+# the strips stand for the PIO's asynchronous frame) a thread writes them: the scan loop only
+# copies a drawn ring into a staging buffer and marks it, and the writer copies the staged
+# bytes into the strip's own buffer under the lock, then writes outside it, so a ring is
+# never written half old, half new. fwconfig.PIXEL_WAIT = "poll" or "lock" chooses how that
+# thread waits ("lock": it sleeps on a lock the scan loop releases).
 
 import sys
 import time
@@ -30,11 +27,13 @@ class PixelOut:
         self.writing = False
         self.writes = 0
         self.wake_us = 0                 # time spent waking the writer (lock mode only)
-        self.threaded = _thread is not None
+        # never a thread on the Pico: rp2's threads run on core 1, and the firmware is for
+        # one core
+        self.threaded = _thread is not None and sys.platform != "rp2"
         if not self.threaded:
             return
         if wait is None:
-            wait = "poll" if sys.platform == "rp2" else "lock"
+            wait = "lock"
         self.lock = _thread.allocate_lock()
         self.wake = None
         if wait == "lock":
@@ -61,6 +60,15 @@ class PixelOut:
             began = time.ticks_us()
             wake.release()
             self.wake_us += time.ticks_diff(time.ticks_us(), began)
+
+    def kick(self):
+        """(The PIO writer's: here a post is written when it is posted.)"""
+        return False
+
+    def refresh(self):
+        """Write every strip again, as it is (a still ring is kept fresh)."""
+        for i in range(len(self.strips)):
+            self.post(i, self.staged[i] if self.threaded else self.strips[i].buf)
 
     def idle(self):
         """Is every posted strip written?"""

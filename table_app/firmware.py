@@ -28,7 +28,8 @@ from typing import Any
 from firmware_bridge import padlink as pl
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware_bridge"
-FILES = ("padlink.py", "ringdraw.py", "pixelout.py", "fwconfig.py", "controller.py", "main.py")
+FILES = ("padlink.py", "ringdraw.py", "pixelout.py", "pioring.py", "fwconfig.py",
+         "controller.py", "main.py")
 
 
 class FirmwareError(Exception):

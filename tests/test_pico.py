@@ -1,0 +1,155 @@
+"""The pad controller's firmware on the Pico's own MicroPython: the real v1.25.0 rp2 build on
+an emulated RP2040 (tests/pico_rig.py), the Pi's side talking to it over its USB serial, its
+rings read back from the pins' WS2812 waveforms."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from pad_rigs import until
+from pico_rig import pico_host
+
+from firmware_bridge import fwconfig
+from table_app.clock import MonotonicClock
+from table_app.pads.rings import Pick, Vote
+from table_app.pads.serial_pads import SerialPads
+
+PINS = list(fwconfig.RING_PINS)
+
+
+def _install(link: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "TABLE_APP_PORT": link}
+    return subprocess.run([sys.executable, "-m", "table_app", "firmware", "install", "--port",
+                           link], capture_output=True, text=True, env=env, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A new Pico (MicroPython only, blank flash) with our firmware installed on it by
+    `table-app firmware install`, as a club does it."""
+    host = pico_host()
+    folder = tmp_path_factory.mktemp("pico")
+    board = host.Board.start(str(folder / "flash.bin"), str(folder / "ttyPICO"))
+    board._close_repl()
+    board.installed = _install(board.link)
+    try:
+        yield board
+    finally:
+        board.stop()
+
+
+@pytest.fixture
+def pads(pico: Any) -> Iterator[SerialPads]:
+    got: list[object] = []
+    # the emulated Pico runs at a fifth to a third of a real one's speed: its heartbeat
+    # (every 400 ms of its own time) comes every 1.2-2 s of the Pi's, so the Pi waits that
+    # much longer before it takes the link for lost (1.5 s at a real table)
+    p = SerialPads(12, got.append, MonotonicClock(), finder=lambda: str(pico.link),
+                   silence=8.0)
+    p.start()
+    assert p.wait_connected(30), p.error
+    try:
+        yield p
+    finally:
+        p.close()
+
+
+def test_the_install_ends_with_the_new_firmware_answering(pico: Any) -> None:
+    # it used to stop at `import controller` (a native function too big for armv6m)
+    proc = pico.installed
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no running controller" in proc.stdout          # a new Pico: MicroPython only
+    assert (f"the controller now runs firmware {fwconfig.FIRMWARE} (protocol 2, 12 pads), "
+            f"paired with this table") in proc.stdout
+
+
+def _last_frame(pico: Any, pin: int) -> bytes | None:
+    frames = pico.ws2812(pin)[pin]["frames"]
+    return bytes(frames[-1]) if frames else None
+
+
+def _wire(pads: SerialPads, seat: int) -> bytes:
+    # what the Pi says that ring shows, as the ring's wire order (green, red, blue)
+    return bytes(c for r, g, b in pads.pixels(seat) for c in (g, r, b))
+
+
+def test_every_ring_comes_out_of_its_pin_as_the_pi_draws_it(pico: Any,
+                                                           pads: SerialPads) -> None:
+    # one core: the rings are the PIO's, all twelve in one frame (there was a thread for
+    # core 1, which never ran: the rings stayed dark)
+    pico.capture(PINS)
+    # (a few lights each: the whole table stays under the controller's current budget,
+    # which would dim every ring together, and which the Pi's side does not model)
+    pictures = {s: (Pick(frozenset({s % 12 + 1, (s + 4) % 12 + 1}), cursor=s % 12 + 1)
+                    if s % 2 else Vote(frozenset({1, 4}), cursor=4 if s == 4 else None,
+                                       chosen=1 if s == 6 else None))
+                for s in range(1, 13)}
+    for seat, pic in pictures.items():
+        pads.show(seat, pic)
+    want = {seat: _wire(pads, seat) for seat in pictures}
+    assert all(any(w) for w in want.values())
+    assert until(lambda: all(_last_frame(pico, PINS[s - 1]) == want[s] for s in want), 60), \
+        {s: (_last_frame(pico, PINS[s - 1]), want[s]) for s in want}
+    for pin in PINS:
+        timing = pico.ws2812(pin)[pin]
+        assert not timing["errors"], (pin, timing["errors"][:3])
+    # the pins between the rings (GPIO 23-25: power mode, VBUS sense, the LED) carry none
+    # of it
+    for other in (23, 24, 25):
+        assert "func=6" not in pico.ctl.cmd(f"get {other}")        # 6: PIO0's
+
+
+def _emulated_wait(pico: Any, seconds: float) -> None:
+    t0 = pico.ctl.emu_ns()[0]
+    assert until(lambda: pico.ctl.emu_ns()[0] > t0 + seconds * 1e9, 120)
+
+
+def test_a_still_ring_is_sent_again_about_once_a_second(pico: Any, pads: SerialPads) -> None:
+    # a pad plugged in mid-question shows its picture, not the colours latched at power-up
+    pads.show(5, Pick(frozenset({1, 2, 3}), cursor=2))
+    want = _wire(pads, 5)
+    _emulated_wait(pico, 1.0)                      # drawn and sent
+    pico.capture([PINS[4]])                        # from now on nothing new is shown
+    _emulated_wait(pico, 2.5)
+    frames = pico_host().decode_ws2812(pico.dump(PINS[4]))["frames"]
+    assert 2 <= len(frames) <= 3 and all(bytes(f) == want for f in frames), (len(frames),
+                                                                             pads.stats)
+
+
+def test_a_fault_at_the_start_ends_in_safe_mode_not_a_boot_loop(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    # a club's bad edit of fwconfig.py, found only once the watchdog runs: it used to reset
+    # the Pico every 2 s for good; now one restart into safe mode, at the REPL, and the
+    # reason kept on the flash
+    from firmware_bridge import padlink as pl
+    from table_app.firmware import FILES, FIRMWARE
+    host = pico_host()
+    folder = tmp_path_factory.mktemp("badcfg")
+    files = folder / "files"
+    files.mkdir()
+    for name in FILES:
+        (files / name).write_bytes((FIRMWARE / name).read_bytes())
+    cfg = files / "fwconfig.py"
+    cfg.write_text(cfg.read_text().replace("FRAME_MS = 20 ", 'FRAME_MS = "20"'))
+    board = host.Board.start(str(files), str(folder / "ttyPICO"), wait=False)
+    try:
+        # the install's reset, then the fault's: into safe mode
+        assert until(lambda: int(board.ctl.cmd("resets").split()[1]) >= 2, 120)
+        # left alone (no REPL opened, which would interrupt main.py), it stays: a watchdog
+        # left running would reset it every 2 s of its time, a few tenths of a second here
+        until(lambda: int(board.ctl.cmd("resets").split()[1]) > 2, 15)
+        resets = int(board.ctl.cmd("resets").split()[1])
+        board.wait_repl(60)
+        alive = board.exec("import time; time.sleep(3); print('alive')", timeout=120)
+        error = board.exec(f"print(open({pl.ERROR_FILE!r}).read())")
+        listing = board.exec("import os; print(os.listdir())")
+    finally:
+        board.stop()
+    assert alive.strip() == "alive" and resets == 2
+    assert "TypeError" in error and "controller.py" in error
+    assert pl.SAFE_MODE_FLAG not in listing                  # taken: the next boot runs
