@@ -269,16 +269,18 @@ class Controller:
         # hello are never taken again; answer who we are, and prove the pairing
         self.receiver.reset(seq)
         self.sender.restart()
-        self.write(pl.frame(pl.HELLO_REPLY, 0,
-                            bytes([PROTOCOL, cfg.SEATS, cfg.RING]) + self.boot
-                            + pl.proof(SECRET, body[1:9]) + cfg.FIRMWARE.encode()))
+        challenge = pl.unpack(pl.HELLO, body).get("challenge", b"")
+        self.write(pl.frame(pl.HELLO_REPLY, 0, pl.pack(
+            pl.HELLO_REPLY, protocol=PROTOCOL, seats=cfg.SEATS, ring=cfg.RING, boot=self.boot,
+            proof=pl.proof(SECRET, challenge), version=cfg.FIRMWARE)))
 
     def setup(self, kind, body):
         # how the table is set up: brightness, which ring is whose, how each is turned, and
         # the restart for an update
         if kind == BRIGHT and len(body) >= 3:
-            self.cap = body[0]
-            self.budget = pl.u16(body, 1)
+            got = pl.unpack(BRIGHT, body)
+            self.cap = got["cap"]
+            self.budget = got["budget_ma"]
             self.todo = list(range(SEATS))
             self.dirty = True
         elif kind == pl.ORDER and len(body) >= cfg.SEATS:
@@ -315,11 +317,10 @@ class Controller:
             self.work_us += ticks_diff(ticks_us(), began) - (self.io_us - io)
         if ticks_diff(now, self.last_beat) >= cfg.BEAT_MS:
             self.last_beat = now
-            self.write(pl.frame(pl.BEAT, 0, pl.p32(now)))
-            stats = pl.p16(self.decoder.bad & 0xFFFF) + pl.p16(self.sender.resends & 0xFFFF)
-            self.write(pl.frame(pl.STATS, 0, stats + pl.p16(self.sender.dropped & 0xFFFF)
-                                + pl.p32(self.work_us & 0xFFFFFFFF)
-                                + pl.p32(self.io_us & 0xFFFFFFFF)))
+            self.write(pl.frame(pl.BEAT, 0, pl.pack(pl.BEAT, t_ms=now)))
+            self.write(pl.frame(pl.STATS, 0, pl.pack(
+                pl.STATS, bad=self.decoder.bad, resends=self.sender.resends,
+                dropped=self.sender.dropped, work_us=self.work_us, io_us=self.io_us)))
 
     # -- the rings ------------------------------------------------------------------------
     def dark(self):

@@ -39,6 +39,72 @@ UPDATE = 9       # Pi -> pad  reliable    [b"update"]: restart into safe mode fo
 ROTATE = 10      # Pi -> pad  reliable    [each seat's ring turn: the pixel at seat 1 (1 byte each)]
 ORDER = 11       # Pi -> pad  reliable    [each seat's ring: its place among the ring pins, 1-12]
 
+# Each body's fields, in order, by name: (name, size in bytes, "u" a big-endian unsigned
+# number, "b" bytes, "s" text). A text field takes the rest of the body; fields missing
+# at the end (an older firmware's shorter STATS) are absent from what `unpack` gives.
+# Both sides pack and unpack through these (the controller builds an EDGE in place, on its
+# hot path, in this same layout: a test holds the two to each other).
+LAYOUTS = {
+    HELLO: (("protocol", 1, "u"), ("challenge", 8, "b")),
+    HELLO_REPLY: (("protocol", 1, "u"), ("seats", 1, "u"), ("ring", 1, "u"), ("boot", 4, "b"),
+                  ("proof", 8, "b"), ("version", 0, "s")),
+    ACK: (("seq", 1, "u"),),
+    BEAT: (("t_ms", 4, "u"),),
+    EDGE: (("seat", 1, "u"), ("pressed", 1, "u"), ("t_ms", 4, "u")),
+    SHOW: (("seat", 1, "u"), ("picture", 0, "b")),
+    BRIGHT: (("cap", 1, "u"), ("budget_ma", 2, "u")),
+    STATS: (("bad", 2, "u"), ("resends", 2, "u"), ("dropped", 2, "u"), ("work_us", 4, "u"),
+            ("io_us", 4, "u")),
+    UPDATE: (("word", 0, "b"),),
+    ROTATE: (("turns", 0, "b"),),
+    ORDER: (("rings", 0, "b"),),
+}
+
+
+def pack(kind, **fields):
+    """A body of `kind` from its fields (each one named in LAYOUTS; trailing ones may be
+    left out)."""
+    out = bytearray()
+    for name, size, how in LAYOUTS[kind]:
+        if name not in fields:
+            break
+        v = fields[name]
+        if how == "u":
+            out += bytes([(v >> (8 * (size - 1 - k))) & 0xFF for k in range(size)])
+        elif how == "s":
+            out += v.encode()
+        elif size and len(v) != size:
+            raise ValueError(f"{name} takes {size} bytes")
+        else:
+            out += v
+    return bytes(out)
+
+
+def unpack(kind, body):
+    """The fields of a body of `kind`, by name; those the body is too short for are absent.
+    A text that is not UTF-8 is read with U+FFFD in place of what is not."""
+    got = {}
+    i = 0
+    for name, size, how in LAYOUTS[kind]:
+        if how == "s":
+            got[name] = bytes(body[i:]).decode("utf-8", "replace")
+            break
+        if not size:
+            got[name] = bytes(body[i:])
+            break
+        if len(body) < i + size:
+            break
+        if how == "u":
+            v = 0
+            for k in range(size):
+                v = (v << 8) | body[i + k]
+            got[name] = v
+        else:
+            got[name] = bytes(body[i:i + size])
+        i += size
+    return got
+
+
 UPDATE_BODY = b"update"   # a frame of kind 9 with any other body is ignored
 SAFE_MODE_FLAG = "safemode"   # on the controller's flash: the next boot stays at the REPL
 ERROR_FILE = "error.txt"       # what made the controller fail at its start (safe mode)

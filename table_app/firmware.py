@@ -154,14 +154,15 @@ def _probe(ser: Any, port: str, secret: bytes, listen: float, update: bool,
     if not heard:
         return None
     challenge = os.urandom(8)
-    reply = _exchange(ser, decoder, pl.HELLO, bytes([pl.PROTOCOL]) + challenge, 1,
+    reply = _exchange(ser, decoder, pl.HELLO, pl.pack(pl.HELLO, protocol=pl.PROTOCOL,
+                                                      challenge=challenge), 1,
                       want=pl.HELLO_REPLY)
-    if reply is None or len(reply) < 3:
+    hello = pl.unpack(pl.HELLO_REPLY, reply or b"")
+    if "ring" not in hello:
         raise FirmwareError(f"the controller on {port} sends frames but does not answer "
                             f"the handshake: unplug it, plug it in again, and retry")
-    info = Controller(reply[0], reply[1], bytes(reply[15:]).decode("utf-8", "replace"),
-                      len(reply) >= 15 and bytes(reply[7:15]) == pl.proof(secret,
-                                                                            challenge))
+    info = Controller(hello["protocol"], hello["seats"], hello.get("version", ""),
+                      hello.get("proof") == pl.proof(secret, challenge))
     if update:
         try:
             taken = _exchange(ser, decoder, pl.UPDATE, pl.UPDATE_BODY, 2, want=pl.ACK)

@@ -738,3 +738,43 @@ def test_a_hold_across_the_pad_clocks_wrap_keeps_its_length() -> None:
     assert up - down == pytest.approx(1.0, abs=0.01)
     late = pads._pad_time(101.4, pads._unwrap(wrap - 450))        # an old edge, resent late
     assert late == pytest.approx(down - 0.05, abs=0.01)
+
+
+def _sample_fields() -> dict[int, dict[str, object]]:
+    rng = random.Random(9)
+    out: dict[int, dict[str, object]] = {}
+    for kind, layout in pl.LAYOUTS.items():
+        fields: dict[str, object] = {}
+        for name, size, how in layout:
+            if how == "u":
+                fields[name] = rng.randrange(256 ** size)
+            elif how == "s":
+                fields[name] = "0.4.0-\u10d0"
+            else:
+                fields[name] = bytes(rng.randrange(256) for _ in range(size or 5))
+        out[kind] = fields
+    return out
+
+
+def test_every_frame_layout_packs_and_unpacks_alike_on_both_sides() -> None:
+    # one table of fields (padlink.LAYOUTS) for both sides: what one packs, the other reads
+    samples = _sample_fields()
+    packed = {}
+    for kind, fields in samples.items():
+        body = pl.pack(kind, **fields)
+        assert pl.unpack(kind, body) == fields, kind
+        packed[kind] = body.hex()
+    # the same bytes from the controller's MicroPython
+    code = ("import padlink as pl\n"
+            f"samples = {samples!r}\n"
+            "for k in sorted(samples):\n"
+            "    b = pl.pack(k, **samples[k])\n"
+            "    print(k, ''.join('%02x' % x for x in b), pl.unpack(k, b) == samples[k])\n")
+    for line in _mp(code).strip().splitlines():
+        kind, body, same = line.split()
+        assert body == packed[int(kind)] and same == "True", line
+    # an older controller's shorter STATS: the fields it has, none it has not
+    old = pl.pack(pl.STATS, bad=3, resends=2, dropped=1)
+    assert pl.unpack(pl.STATS, old) == {"bad": 3, "resends": 2, "dropped": 1}
+    # the controller's hand-built EDGE (its hot path) is the layout's
+    assert pl.pack(pl.EDGE, seat=4, pressed=1, t_ms=0x01020304) == bytes([4, 1, 1, 2, 3, 4])

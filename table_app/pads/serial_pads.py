@@ -165,7 +165,10 @@ class SerialPads(PadBackend):
         """The night's brightness cap (0-255), sent to the controller."""
         self.cap = max(0, min(255, cap))
         with self.link.lock:
-            self.link.sender.add(pl.BRIGHT, bytes([self.cap]) + pl.p16(self.budget_ma))
+            self.link.sender.add(pl.BRIGHT, self._bright())
+
+    def _bright(self) -> bytes:
+        return pl.pack(pl.BRIGHT, cap=self.cap, budget_ma=self.budget_ma)
 
     def _show(self, seat: int, picture: Picture) -> None:
         if self.connected.is_set():
@@ -262,7 +265,8 @@ class SerialPads(PadBackend):
         reader.start()
         self.reader = reader
         with link.lock:
-            link.sender.add(pl.HELLO, bytes([pl.PROTOCOL]) + self.challenge)
+            link.sender.add(pl.HELLO, pl.pack(pl.HELLO, protocol=pl.PROTOCOL,
+                                              challenge=self.challenge))
         deadline = self.clock.now() + 2.0
         while not link.hello_seen.is_set():
             if self._stop.is_set() or not reader.alive or self.clock.now() > deadline:
@@ -272,37 +276,37 @@ class SerialPads(PadBackend):
         return self._check_hello()
 
     def _check_hello(self) -> bool:
-        hello = self.link.hello or b""
+        hello = pl.unpack(pl.HELLO_REPLY, self.link.hello or b"")
         now = self.clock.now()
-        if len(hello) < 3:
+        if "ring" not in hello:
             self.error = "pad controller: a malformed hello"
-        elif hello[0] != pl.PROTOCOL or len(hello) < 15:
-            self.error = (f"protocol mismatch: the pad controller speaks protocol {hello[0]}, "
-                          f"this app {pl.PROTOCOL}: install the matching firmware "
-                          f"(table-app firmware install)")
-        elif hello[1] != self.seats or hello[2] != RING:
-            self.error = (f"seat count mismatch: the pad controller has {hello[1]} pads of "
-                          f"{hello[2]} pixels, the game needs {self.seats} of {RING}")
-        elif hello[7:15] != pl.proof(self.secret, self.challenge):
+        elif hello["protocol"] != pl.PROTOCOL or "proof" not in hello:
+            self.error = (f"protocol mismatch: the pad controller speaks protocol "
+                          f"{hello['protocol']}, this app {pl.PROTOCOL}: install the "
+                          f"matching firmware (table-app firmware install)")
+        elif hello["seats"] != self.seats or hello["ring"] != RING:
+            self.error = (f"seat count mismatch: the pad controller has {hello['seats']} pads "
+                          f"of {hello['ring']} pixels, the game needs {self.seats} of {RING}")
+        elif hello["proof"] != pl.proof(self.secret, self.challenge):
             # not ours (another device with the Pico's id, or firmware from another table):
             # it gets no picture, and its buttons are not heard
             self.error = ("the pad controller is not paired with this table: install the "
                           "firmware from this Pi (table-app firmware install)")
         else:
             self.error = None
-            boot = bytes(hello[3:7])
+            boot = hello["boot"]
             with self.link.lock:
                 if boot != self.boot:            # the controller restarted: a new session
                     self.boot = boot
                     self.link.receiver.reset()
                     self.link.offsets.clear()
                     self.link.pad_last = None
-            self.firmware = hello[15:].decode("utf-8", "replace")
+            self.firmware = hello.get("version", "")
             self.stats["connects"] += 1
             self.connected.set()
             # the whole ring state again: the controller may have been reset or dark
             with self.link.lock:
-                self.link.sender.add(pl.BRIGHT, bytes([self.cap]) + pl.p16(self.budget_ma))
+                self.link.sender.add(pl.BRIGHT, self._bright())
                 self.link.sender.add(pl.ROTATE, self._turns(), tag="rotate")
                 self.link.sender.add(pl.ORDER, self._order(), tag="order")
             for seat in range(1, self.seats + 1):
@@ -407,28 +411,28 @@ class SerialPads(PadBackend):
                         if nxt is not None:      # the next queued frame, without waiting
                             self._write(self._after_held(nxt))
                 elif kind == pl.BEAT and len(body) >= 4:
-                    self._offset(now, self._unwrap(pl.u32(body, 0)))
+                    self._offset(now, self._unwrap(pl.unpack(pl.BEAT, body)["t_ms"]))
                 elif kind == pl.HELLO_REPLY:
                     link.hello = bytes(body)
                     link.hello_seen.set()
                 elif kind == pl.STATS and len(body) >= 6:
-                    self.stats["pad_bad_frames"] = pl.u16(body, 0)
-                    self.stats["pad_resends"] = pl.u16(body, 2)
-                    self.stats["pad_dropped"] = pl.u16(body, 4)
-                    if len(body) >= 10:       # firmware 0.2: its own working time, in us
-                        self.stats["pad_work_us"] = pl.u32(body, 6)
-                    if len(body) >= 14:       # firmware 0.3: and its time on the link
-                        self.stats["pad_io_us"] = pl.u32(body, 10)
+                    got = pl.unpack(pl.STATS, body)   # older firmware: fewer at the end
+                    for field, key in (("bad", "pad_bad_frames"), ("resends", "pad_resends"),
+                                       ("dropped", "pad_dropped"), ("work_us", "pad_work_us"),
+                                       ("io_us", "pad_io_us")):
+                        if field in got:
+                            self.stats[key] = got[field]
                 elif kind == pl.EDGE and seq and self.connected.is_set():
                     if not self._within_rate(now):
                         continue          # not acknowledged: the controller sends it again
                     fresh = link.receiver.fresh(seq)
-                    good = len(body) >= 6 and 1 <= body[0] <= self.seats
-                    self._ack_edge(seq, fresh, good and not body[1])
+                    edge = pl.unpack(pl.EDGE, body)
+                    good = "t_ms" in edge and 1 <= edge["seat"] <= self.seats
+                    self._ack_edge(seq, fresh, good and not edge["pressed"])
                     if fresh and good:
-                        t = self._pad_time(now, self._unwrap(pl.u32(body, 2)))
-                        self.down[body[0]] = bool(body[1])
-                        self.sink(PadEdge(body[0], bool(body[1]), t))
+                        t = self._pad_time(now, self._unwrap(edge["t_ms"]))
+                        self.down[edge["seat"]] = bool(edge["pressed"])
+                        self.sink(PadEdge(edge["seat"], bool(edge["pressed"]), t))
 
     def _within_rate(self, now: float) -> bool:
         """At most EDGE_RATE edges a second (with a burst of as many): twelve players
