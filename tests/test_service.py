@@ -69,6 +69,24 @@ def _stop(proc: subprocess.Popen[str]) -> str:
     return err
 
 
+def _settings(tmp_path: Path, text: str) -> Path:
+    settings = tmp_path / "config" / "table-app" / "settings.toml"
+    settings.parent.mkdir(parents=True)
+    settings.write_text(text)
+    return settings
+
+
+def _opening(tmp_path: Path, systemd: Systemd, n: int = 2) -> tuple[list[str], str]:
+    """What the table tells systemd first, once it is seen alive; and its stderr."""
+    proc = _table(tmp_path, systemd)
+    try:
+        said = systemd.messages(n)
+        assert proc.poll() is None           # it lives
+    finally:
+        err = _stop(proc)
+    return said, err
+
+
 def test_ready_on_the_setup_screen_and_alive_there(tmp_path: Path, systemd: Systemd) -> None:
     # no game in the journal and none on the command line: the setup screen, which may
     # wait for the host all evening; systemd must hear READY then, and beats after it
@@ -103,15 +121,8 @@ def test_a_refused_start_never_reaches_the_journal(tmp_path: Path) -> None:
 
 def test_a_mistaken_setting_opens_the_setup_screen_with_the_reason(tmp_path: Path,
                                                                    systemd: Systemd) -> None:
-    settings = tmp_path / "config" / "table-app" / "settings.toml"
-    settings.parent.mkdir(parents=True)
-    settings.write_text('lang = "fr"\ndeal = "cards"\n[light]\nnight_cap = 0.1\n')
-    proc = _table(tmp_path, systemd)
-    try:
-        said = systemd.messages(2)
-        assert proc.poll() is None           # it lives
-    finally:
-        err = _stop(proc)
+    settings = _settings(tmp_path, 'lang = "fr"\ndeal = "cards"\n[light]\nnight_cap = 0.1\n')
+    said, err = _opening(tmp_path, systemd)
     assert said[0].startswith("READY=1\nSTATUS=setup screen; "), said
     assert "lang takes one of ka, en, uz, ru, not 'fr'" in said[0]
     assert "A mistake in the settings file" in err and str(settings) in err
@@ -121,15 +132,8 @@ def test_settings_that_make_no_game_open_the_setup_screen(tmp_path: Path,
                                                           systemd: Systemd) -> None:
     # the settings' format is what a new game offers first: the setup screen, its players
     # brought within the format's
-    settings = tmp_path / "config" / "table-app" / "settings.toml"
-    settings.parent.mkdir(parents=True)
-    settings.write_text('format = "classic"\nplayers = 4\n')
-    proc = _table(tmp_path, systemd)
-    try:
-        said = systemd.messages(2)
-        assert proc.poll() is None
-    finally:
-        _stop(proc)
+    _settings(tmp_path, 'format = "classic"\nplayers = 4\n')
+    said, _ = _opening(tmp_path, systemd)
     assert said[0].startswith("READY=1\nSTATUS=setup screen"), said
     assert not Journal.read(tmp_path / "game.journal")
 
@@ -138,12 +142,7 @@ def test_an_unreadable_journal_opens_the_setup_screen_and_is_kept(tmp_path: Path
                                                                   systemd: Systemd) -> None:
     journal = tmp_path / "game.journal"
     journal.write_bytes(b'{"t": 1000.0, "k": "sta')          # a power cut in the first write
-    proc = _table(tmp_path, systemd)
-    try:
-        said = systemd.messages(2)
-        assert proc.poll() is None
-    finally:
-        _stop(proc)
+    said, _ = _opening(tmp_path, systemd)
     kept = list(tmp_path.glob("game.journal.unreadable-*"))
     assert len(kept) == 1 and kept[0].read_bytes() == b'{"t": 1000.0, "k": "sta'
     assert said[0].startswith("READY=1\nSTATUS=setup screen; ") and kept[0].name in said[0]
