@@ -46,6 +46,7 @@ def pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 @pytest.fixture
 def pads(pico: Any) -> Iterator[SerialPads]:
     got: list[object] = []
+    pico.heard = got
     # the emulated Pico runs at a fifth to a third of a real one's speed: its heartbeat
     # (every 400 ms of its own time) comes every 1.2-2 s of the Pi's, so the Pi waits that
     # much longer before it takes the link for lost (1.5 s at a real table)
@@ -66,6 +67,23 @@ def test_the_install_ends_with_the_new_firmware_answering(pico: Any) -> None:
     assert "no running controller" in proc.stdout          # a new Pico: MicroPython only
     assert (f"the controller now runs firmware {fwconfig.FIRMWARE} (protocol 2, 12 pads), "
             f"paired with this table") in proc.stdout
+
+
+def test_a_tap_on_a_pad_reaches_the_pi_while_the_rings_are_written(pico: Any,
+                                                                   pads: SerialPads) -> None:
+    # the one core scans the buttons while the PIO and the DMA write the rings: a tap in
+    # the middle of a stream of pictures arrives, press and release, stamped in order
+    from table_app.pads.events import PadEdge
+    for seat in range(1, 13):
+        pads.show(seat, Pick(frozenset({seat % 12 + 1}), cursor=seat % 12 + 1))
+    button = fwconfig.BUTTON_PINS[6]                      # seat 7's
+    assert pico.ctl.cmd(f"pulse {button} 0 120000").startswith("ok")   # 120 ms, emulated
+    assert until(lambda: len([e for e in pico.heard if isinstance(e, PadEdge)]) >= 2, 60)
+    edges = [e for e in pico.heard if isinstance(e, PadEdge)]
+    assert [(e.seat, e.pressed) for e in edges] == [(7, True), (7, False)]
+    # (their spacing in the Pi's time is not the pad's 120 ms: the emulated Pico's clock
+    # runs at a fraction of the Pi's, and the Pi maps pad time onto its own)
+    assert edges[1].t > edges[0].t
 
 
 def _last_frame(pico: Any, pin: int) -> bytes | None:
