@@ -188,14 +188,11 @@ def cmd_play(args: argparse.Namespace) -> int:
 def _start_refused(args: argparse.Namespace) -> str | None:
     """Why the game the command line asks for cannot start at a table of 12 pads (None if
     it can)."""
+    from .table.app import check_start
     try:
-        fmt = _format(args)
-        n = args.players or fmt.default_players or min(12, fmt.max_players)
-        fmt.check_players(n)
-    except RulesError as exc:
+        check_start(args.format, args.players, args.lang, args.deal, args.format_file, 12)
+    except (RulesError, ValueError) as exc:
         return str(exc)
-    if n > 12:
-        return f"{n} players but only 12 pads"
     return None
 
 

@@ -277,7 +277,7 @@ def play(args: Any) -> int:
         if kind != "sim" and hasattr(pads, "poll"):
             pads.poll()
 
-    def choose(t0: Any, notices: list[str]) -> Any:
+    def choose(t0: Any, notices: list[tuple[str, str]]) -> Any:
         """The setup screen: the next game's choices (None: the window was closed)."""
         if kind == "sim":
             pads.draw()

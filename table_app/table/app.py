@@ -16,7 +16,7 @@ from typing import Any
 from ..clock import Clock
 from ..pads import GrammarConfig, PadBackend, PadPanel
 from ..pads.events import PadLevel, PadLink
-from ..rules import find_format, load_format
+from ..rules import Format, find_format, load_format
 from ..sound.catalogue import LANGS
 from .config import Host, Input, TableConfig, Tick, Voice, new_seed
 from .core import Table
@@ -26,6 +26,22 @@ DEALS = ("app", "cards")
 #: Host commands that `undo` can take back.
 UNDOABLE = ("foul", "disqualify", "act")
 TICK_EVERY = 1.0       # while a timer runs, time is journaled this often (resume accuracy)
+
+
+def check_start(fmt_id: str, players: int | None, lang: str, deal: str,
+                format_file: str | None, seats: int) -> tuple[Format, int]:
+    """The format and the seats of the game these choices would start at a table of `seats`
+    pads, or the reason it cannot start (RulesError, ValueError)."""
+    fmt = load_format(format_file) if format_file else find_format(fmt_id)
+    n = players or fmt.default_players or min(seats, fmt.max_players)
+    fmt.check_players(n)
+    if n > seats:
+        raise ValueError(f"{n} players but only {seats} pads")
+    if lang not in LANGS:
+        raise ValueError(f"no language {lang!r} (one of {', '.join(LANGS)})")
+    if deal not in DEALS:
+        raise ValueError(f"no deal {deal!r} (app or cards)")
+    return fmt, n
 
 
 class Gate:
@@ -130,23 +146,6 @@ class TableApp:
         aside = set_aside(self.journal_path)
         self.notices.append(("journal_aside", f"kept as {aside.name}: {why}"))
 
-    def check_start(self, fmt_id: str = "yakuza", players: int | None = None,
-                    lang: str = "en", deal: str = "app",
-                    format_file: str | None = None) -> int:
-        """The seats of a game these choices would start, or the reason it cannot start
-        (RulesError, ValueError): checked before anything is written, so a refused start
-        never reaches the journal."""
-        fmt = load_format(format_file) if format_file else find_format(fmt_id)
-        n = players or fmt.default_players or min(self.backend.seats, fmt.max_players)
-        fmt.check_players(n)
-        if n > self.backend.seats:
-            raise ValueError(f"{n} players but only {self.backend.seats} pads")
-        if lang not in LANGS:
-            raise ValueError(f"no language {lang!r} (one of {', '.join(LANGS)})")
-        if deal not in DEALS:
-            raise ValueError(f"no deal {deal!r} (app or cards)")
-        return n
-
     def start(self, fmt_id: str = "yakuza", players: int | None = None, lang: str = "en",
               deal: str = "app", seed: int | None = None, format_file: str | None = None,
               roles: tuple[str, ...] | None = None, options: dict[str, Any] | None = None,
@@ -154,8 +153,7 @@ class TableApp:
         """A new game in the journal (after `resume` found none to go on with)."""
         if self.journal is None:
             self.journal = Journal(self.journal_path, self.sync)
-        n = self.check_start(fmt_id, players, lang, deal, format_file)
-        fmt = load_format(format_file) if format_file else find_format(fmt_id)
+        fmt, n = check_start(fmt_id, players, lang, deal, format_file, self.backend.seats)
         start = {"t": self.clock.now(), "k": "start", "fmt": fmt.id, "format_file": format_file,
                  "players": n, "lang": lang, "deal": deal,
                  "seed": new_seed() if seed is None else seed}
@@ -165,13 +163,22 @@ class TableApp:
             start["options"] = options            # the format's options changed
         if caps is not None:
             start["caps"] = list(caps)            # the club's night and day brightness
-        table = self._new_table(start)            # a start the table refuses is never written
+        return self._begin(start)
+
+    def _begin(self, start: dict[str, Any]) -> Table:
+        """The game `start` describes, in the journal in place of the last one: set up
+        first, so a start the table refuses is never written and the old game stays."""
+        check_start(start["fmt"], start["players"], start["lang"], start["deal"],
+                    start["format_file"], self.backend.seats)
+        table = self._new_table(start)
+        assert self.journal is not None
         self.journal.reset()
         self.journal.write(start)
         self.entries = [start]
+        self.resumed = False
         self.table = table
         self.feed(Host(("begin",)))
-        return self.table
+        return table
 
     def _new_table(self, start: dict[str, Any]) -> Table:
         fmt = load_format(start["format_file"]) if start.get("format_file") else \
@@ -245,16 +252,7 @@ class TableApp:
                  "deal": deal or old["deal"], "seed": new_seed() if seed is None else seed}
         if "caps" in old:
             start["caps"] = old["caps"]
-        self.check_start(start["fmt"], start["players"], start["lang"], start["deal"],
-                         start["format_file"])
-        table = self._new_table(start)            # refused before the old game is gone
-        self.journal.reset()
-        self.journal.write(start)
-        self.entries = [start]
-        self.resumed = False
-        self.table = table
-        self.feed(Host(("begin",)))
-        return self.table
+        return self._begin(start)
 
     def sync_buttons(self) -> None:
         """The table's view of every button, made what the hardware says now (after a
