@@ -252,7 +252,9 @@ def install(port: str | None, dry_run: bool = False) -> int:
         print(f"copied {len(FILES)} files and the pairing secret to {port}; the controller "
               f"restarts")
         port = wait_for_port(named, gone_first=port)
-        after = probe(port, secret, listen=5.0)
+        # a Pico compiles its firmware's .py files as it boots: give it time (a real one
+        # answers within a second or two; an emulated one on a busy machine takes longer)
+        after = probe(port, secret, listen=20.0)
     except FirmwareError as e:
         print(f"table-app: {e}", file=sys.stderr)
         return 2

@@ -115,7 +115,9 @@ def test_every_ring_comes_out_of_its_pin_as_the_pi_draws_it(pico: Any,
         {s: (_last_frame(pico, PINS[s - 1]), want[s]) for s in want}
     for pin in PINS:
         timing = pico.ws2812(pin)[pin]
-        assert not timing["errors"], (pin, timing["errors"][:3])
+        # (the capture may begin in the middle of a frame: that first one is cut)
+        errors = [e for e in timing["errors"] if not e.startswith("frame 0: ")]
+        assert not errors, (pin, errors[:3])
     # the pins between the rings (GPIO 23-25: power mode, VBUS sense, the LED) carry none
     # of it
     for other in (23, 24, 25):
