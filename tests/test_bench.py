@@ -80,3 +80,21 @@ def test_the_firmware_replay_times_the_real_controller_beside_its_floor() -> Non
     assert fig["name"] == "firmware_work_replayed" and fig["unit"] == "us"
     assert len(fig["runs"]) == len(fig["floor_runs"]) == len(fig["ratios"]) == 2
     assert all(r > 0 for r in fig["runs"]) and all(f > 0 for f in fig["floor_runs"])
+
+
+def test_the_emulated_controller_s_figures_are_the_same_in_two_fresh_runs(
+        tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # emulated time: two fresh emulated Picos running the same firmware give the same
+    # figures, whatever the machine does meanwhile; each says so
+    from pico_rig import pico_host
+
+    from table_app import bench_pico
+    host = pico_host()
+    runs = [bench_pico._parts(host, tmp_path / str(i), taps=4) for i in range(2)]
+    names = [f["name"] for f in runs[0]]
+    assert names == ["firmware_work_per_press", "scan_period_p50", "scan_period_max",
+                     "ring_update_cpu", "ring_frame_wire"]
+    assert all(f["clock"] == "emulated" and f["value"] > 0 and f["floor"] > 0
+               for f in runs[0])
+    assert [(f["value"], f["floor"]) for f in runs[0]] == \
+        [(f["value"], f["floor"]) for f in runs[1]]

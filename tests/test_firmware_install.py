@@ -148,7 +148,11 @@ def test_install_without_a_pico_says_so() -> None:
 
 def test_dry_run_prints_the_command() -> None:
     proc = _cli("--port", "/dev/ttyACM0", "--dry-run")
-    assert proc.returncode == 0 and "connect /dev/ttyACM0 resume fs cp" in proc.stdout
+    assert proc.returncode == 0 and "connect /dev/ttyACM0 resume exec" in proc.stdout
+    # the compiled firmware, the source of main.py and fwconfig.py, the pairing secret
+    assert " compiled/controller.mpy :controller.mpy" in proc.stdout
+    assert "firmware_bridge/fwconfig.py :fwconfig.py" in proc.stdout
+    assert "controller.py :" not in proc.stdout
 
 
 def test_the_controller_is_found_by_vendor_and_product_or_named(monkeypatch) -> None:  # type: ignore[no-untyped-def]

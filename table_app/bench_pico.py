@@ -1,0 +1,275 @@
+"""The pad controller's figures on the Pico's own MicroPython, in emulated time.
+
+The real v1.25.0 rp2 build runs on an emulated RP2040 (firmware_bridge/emulator.py), so each
+figure is counted in the emulated Cortex-M0+'s own microseconds: the same in every run,
+whatever else the machine is doing, so one run is the figure. Each JSON line says
+`"clock": "emulated"`. (A real Pico runs from flash through a cache the emulator does not
+model: expect it equal or a little slower; see ../shared/pico/README.md.)
+
+- `firmware_work_per_press`: a tap's own work (its press and its release: the scan that
+  finds each edge and the write that hands its EDGE frame to USB), beside the floor of two
+  scans and two writes with nothing to find;
+- `ring_update_cpu`: the CPU's part of writing all twelve rings (the bit planes made, the DMA
+  started), beside the wire's own time for the frame, which the PIO and the DMA take while
+  the core scans on;
+- `ring_frame_wire`: that frame on the pins, first edge to last, beside 12 pixels' 288 bits
+  at 800 kHz;
+- `scan_period_p50` / `scan_period_max`: the controller's loop, one step and its 50 us
+  sleep, beside the sleep alone;
+- `tap_to_ring_p50` / `p99`: from a button's release on its pin to the new picture's first
+  edge on the ring's pin, with the real Pi code (SerialPads) in the loop answering each tap
+  with a picture. The Pi's part runs in wall time while the emulated chip runs at a
+  fraction of real speed, so that part is said apart (`pi_part_*`, wall milliseconds) and
+  this figure alone is not the same in every run.
+"""
+
+from __future__ import annotations
+
+import queue
+import shutil
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+BOARD_TIMEOUT = 600
+
+
+def _figure(name: str, unit: str, value: float, floor: float, **extra: Any) -> dict[str, Any]:
+    return {"name": name, "unit": unit, "value": round(value, 3), "floor": round(floor, 3),
+            "ratio": round(value / floor, 2) if floor else None, "clock": "emulated",
+            "runs": [round(value, 3)], **extra}
+
+
+def _files(folder: Path, with_main: bool, secret: bytes | None = None) -> Path:
+    from .firmware import COMPILED, FIRMWARE, SOURCE_ONLY, compile_firmware
+    folder.mkdir(parents=True, exist_ok=True)
+    if compile_firmware(folder) is None:             # as the install copies them
+        for name in COMPILED:
+            shutil.copy(FIRMWARE / name, folder / name)
+    for name in SOURCE_ONLY:
+        if with_main or name != "main.py":
+            shutil.copy(FIRMWARE / name, folder / name)
+    if secret is not None:
+        (folder / "pairing.py").write_text(f"SECRET = {secret!r}\n")
+    return folder
+
+
+# run on the board, at its REPL: the controller's parts timed with its own ticks_us
+_WORK = r'''
+import sys, time
+import controller as C
+class Out:
+    n = 0
+    def write(self, d):
+        self.n += 1
+c = C.Controller(sys.stdin.buffer, Out())
+c.host_alive = True          # as if the Pi were there: its edges are sent
+us, diff = time.ticks_us, time.ticks_diff
+edge, idle_n, idle_us = [], 0, 0
+end = time.ticks_add(time.ticks_ms(), %(ms)d)
+while time.ticks_diff(end, time.ticks_ms()) > 0 and len(edge) < %(edges)d:
+    now = time.ticks_ms()
+    c.wdt.feed()
+    c.room = 1 << 20            # nobody reads the link here: never hold back
+    t0 = us()
+    e = c.scan(now)
+    frame = c.sender.due(now)
+    if frame is not None:
+        c.write(frame)
+    t1 = us()
+    if c.sender.queue:
+        c.sender.ack(c.sender.queue[0][0])
+    if e:
+        edge.append(diff(t1, t0))
+    else:
+        idle_n += 1
+        idle_us += diff(t1, t0)
+    time.sleep_us(50)
+print("WORK", len(edge), sum(edge), idle_us / max(1, idle_n))
+c.host_alive = False
+for i in range(200):
+    c.step(); time.sleep_us(50)
+ps = []
+last = us()
+for i in range(%(steps)d):
+    c.step()
+    time.sleep_us(50)
+    t = us(); ps.append(diff(t, last)); last = t
+ps.sort()
+bare = []
+last = us()
+for i in range(%(steps)d):
+    time.sleep_us(50)
+    t = us(); bare.append(diff(t, last)); last = t
+bare.sort()
+print("SCAN", ps[len(ps) // 2], ps[-1], bare[len(bare) // 2])
+'''
+
+_RINGS = r'''
+import time
+import fwconfig as cfg
+from pioring import PioRings
+r = PioRings(cfg.RING_PINS, 3 * cfg.RING)
+us, diff = time.ticks_us, time.ticks_diff
+bufs = [bytearray(3 * cfg.RING) for _ in cfg.RING_PINS]
+costs = []
+for k in range(%(frames)d):
+    while r.dma.active():
+        pass
+    time.sleep_ms(1)
+    for i in range(len(bufs)):
+        b = bufs[i]
+        for j in range(len(b)):
+            b[j] = (i * 37 + j * 11 + k) & 0xFF
+    t0 = us()
+    for i in range(len(bufs)):
+        r.post(i, bufs[i])
+    t1 = us()
+    r.kick()
+    costs.append((diff(us(), t1), diff(t1, t0)))
+costs.sort()
+print("RINGS", costs[len(costs) // 2][0], costs[len(costs) // 2][1])
+'''
+
+
+def _run(board: Any, code: str) -> list[str]:
+    return board.exec(code, timeout=BOARD_TIMEOUT).splitlines()
+
+
+def _last(lines: list[str], tag: str) -> list[float]:
+    line = next(x for x in reversed(lines) if x.startswith(tag + " "))
+    return [float(v) for v in line.split()[1:]]
+
+
+def _parts(host: Any, work: Path, taps: int) -> list[dict[str, Any]]:
+    from firmware_bridge import fwconfig
+    board = host.Board.start(str(_files(work / "parts", with_main=False)),
+                             str(work / "ttyPARTS"))
+    try:
+        pins = list(fwconfig.RING_PINS)
+        board.capture(pins, 20000)
+        cpu, posts = _last(_run(board, _RINGS % {"frames": 20}), "RINGS")
+        wire = _frame_wire(board.dump(pins[0]))
+        button = fwconfig.BUTTON_PINS[6]
+        # taps scheduled ahead in emulated time: 40 ms down, 40 ms up
+        board.start_code(_WORK % {"ms": 400 + taps * 80 + 2000, "edges": 2 * taps,
+                                  "steps": 2000})
+        for k in range(taps):
+            board.ctl.cmd(f"after {300_000 + k * 80_000} {button} 0")
+            board.ctl.cmd(f"after {340_000 + k * 80_000} {button} 1")
+        lines = board.finish(BOARD_TIMEOUT).splitlines()
+        n, total, idle = _last(lines, "WORK")
+        p50, pmax, bare = _last(lines, "SCAN")
+        figs = [_figure("firmware_work_per_press", "us", total / max(1, n) * 2, 2 * idle,
+                        target="at most 50 us", taps=int(n // 2)),
+                _figure("scan_period_p50", "us", p50, bare, target="at most 1000 us"),
+                _figure("scan_period_max", "us", pmax, bare, target="at most 1000 us"),
+                _figure("ring_update_cpu", "us", cpu, wire,
+                        target="at most 500 us, the core free to scan during the wire",
+                        posts_us=posts, note="the bit planes of all twelve rings made and "
+                        "the DMA started (kick); posting the rings' bytes is the drawing's"),
+                _figure("ring_frame_wire", "us", wire, 288 * 1.25,
+                        note="all twelve rings at once, on the PIO and the DMA")]
+        return figs
+    finally:
+        board.stop()
+
+
+def _frames(edges: list[tuple[int, str]]) -> list[tuple[int, int]]:
+    """Each WS2812 frame's first and last edge (ns): frames part at a low of 50 us."""
+    out: list[tuple[int, int]] = []
+    for i, (t, _) in enumerate(edges):
+        if i == 0 or t - edges[i - 1][0] >= 50_000:
+            out.append((t, t))
+        else:
+            out[-1] = (out[-1][0], t)
+    return out
+
+
+def _frame_wire(edges: list[tuple[int, str]]) -> float:
+    spans = [(b - a) / 1000 for a, b in _frames(edges)[1:-1]]   # (the ends may be cut)
+    return statistics.median(spans) if spans else 0.0
+
+
+def _tap_to_ring(host: Any, work: Path, taps: int) -> list[dict[str, Any]]:
+    from firmware_bridge import fwconfig
+    from table_app.clock import MonotonicClock
+    from table_app.pads.events import PadEdge
+    from table_app.pads.rings import Pick
+    from table_app.pads.serial_pads import SerialPads
+    secret = b"bench-table"
+    board = host.Board.start(str(_files(work / "game", with_main=True, secret=secret)),
+                             str(work / "ttyGAME"), wait=False)
+    edges: queue.Queue[PadEdge] = queue.Queue()
+    pads = SerialPads(12, lambda e: edges.put(e) if isinstance(e, PadEdge) else None,
+                      MonotonicClock(), finder=lambda: str(board.link), silence=30.0,
+                      secret=secret)
+    pi_ms: list[float] = []
+    stop = threading.Event()
+
+    def app() -> None:          # the table's main loop: a release answered with a picture
+        n = 0
+        while not stop.is_set():
+            try:
+                e = edges.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if not e.pressed:
+                t = time.monotonic()
+                n += 1
+                pads.show(7, Pick(frozenset({n % 12 + 1}), cursor=n % 12 + 1))
+                pi_ms.append((time.monotonic() - t) * 1000)
+
+    pads.start()
+    thread = threading.Thread(target=app, daemon=True)
+    try:
+        if not pads.wait_connected(BOARD_TIMEOUT):
+            raise RuntimeError(f"the emulated controller does not answer: {pads.error}")
+        thread.start()
+        button, ring = fwconfig.BUTTON_PINS[6], fwconfig.RING_PINS[6]
+        lat: list[float] = []
+        for _ in range(taps):
+            board.capture([ring], 200000)
+            reply = board.ctl.cmd(f"pulse {button} 0 40000")
+            released = int(reply.split("t_ns=")[1]) + 40_000_000
+            end = time.monotonic() + 120
+            got = None
+            while got is None and time.monotonic() < end:
+                time.sleep(0.2)
+                after = [a for a, _ in _frames(board.dump(ring)) if a > released]
+                if after:
+                    got = after[0]
+            if got is None:
+                raise RuntimeError("a tap's picture never reached its ring")
+            lat.append((got - released) / 1e6)
+            time.sleep(0.3)
+    finally:
+        stop.set()
+        pads.close()
+        board.stop()
+    lat.sort()
+    pi_ms.sort()
+    p99 = lat[min(len(lat) - 1, round(0.99 * (len(lat) - 1)))]
+    floor = 2.0 + 0.36          # two USB frames and one ring write (a real Pi and Pico)
+    return [_figure("tap_to_ring_p50", "ms", statistics.median(lat), floor, target=None),
+            _figure("tap_to_ring_p99", "ms", p99, floor, target="p99 at most 5 ms",
+                    pi_part_p50_wall_ms=round(statistics.median(pi_ms), 3) if pi_ms else None,
+                    pi_part_max_wall_ms=round(max(pi_ms), 3) if pi_ms else None,
+                    note="the emulated USB host answers in 10 us, not a real one's frames; "
+                         "the Pi's part ran in wall time while the chip ran at a fraction "
+                         "of its speed")]
+
+
+def bench_firmware_emulated(taps: int = 20) -> list[dict[str, Any]]:
+    """Every figure above, on a fresh emulated Pico each (its flash only the firmware)."""
+    from firmware_bridge import emulator
+    why = emulator.unavailable()
+    if why:
+        raise RuntimeError(f"the emulated Pico cannot run here: {why}")
+    host = emulator.load()
+    with tempfile.TemporaryDirectory() as d:
+        work = Path(d)
+        return _parts(host, work, taps) + _tap_to_ring(host, work, taps)
