@@ -67,6 +67,10 @@ def install_command(port: str, mpremote: list[str] | None = None,
         files = [FIRMWARE / f for f in FILES]
         stale = tuple(f[:-3] + ".mpy" for f in COMPILED)
     files += [pairing] if pairing else []
+    # and the safe-mode flag, should it still be there: a REPL opened in the moment between
+    # the board's start and main.py taking the flag interrupts main.py, and the reset below
+    # would then bring the safe mode again instead of the new firmware
+    stale += (pl.SAFE_MODE_FLAG,)
     cmd = [*(mpremote or ["mpremote"]), "connect", port, "resume", "exec",
            f"import os; [os.remove(n) for n in os.listdir() if n in {stale!r}]"]
     for f in files:
