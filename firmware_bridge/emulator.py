@@ -75,13 +75,47 @@ def _with_usb_hold(runner: str) -> str:
     return runner.replace("    case 'time':", _HOLD_CMD + "    case 'time':")
 
 
+# A second one, for the tap-to-ring figure (`--prompt-usb`, for that board alone): the
+# runner executes up to a million instructions (about 8 ms of the chip's time, some 40 ms of
+# the machine's) before its event loop next takes the host's bytes or passes the board's on,
+# so every USB transfer waited up to that long, which no Pico on a real bus does (the host
+# polls it every 1 ms frame). With it a turn ends as soon as the board has written to USB,
+# and after 1 ms of wall time at most. What the board does in its own time does not change,
+# only when the host's bytes reach it; and so the rest keeps the stock turns, on which the
+# emulated figures repeat to the microsecond (a stimulus is timed from when it is taken).
+_PROMPT_LOOP = "  for (let i = 0; i < 1000000 && !stopped; i++) {\n"
+_PROMPT_LOOP_NEW = """  // table-app's rig (--prompt-usb): a turn of the event loop every board write, and at
+  // least every 1 ms of wall time
+  const turnEnd = process.hrtime.bigint() + 1000000n; let turnCheck = 0; usbTurn = false;
+  for (let i = 0; i < 1000000 && !stopped && !usbTurn; i++) {
+    if (promptUsb && ++turnCheck >= 1024) {
+      turnCheck = 0;
+      if (process.hrtime.bigint() > turnEnd) break;
+    }
+"""
+_PROMPT_STATE = ("const promptUsb = process.argv.includes('--prompt-usb');  // table-app's rig\n"
+                 "let usbTurn = false;  // the board wrote to USB: end the turn (--prompt-usb)\n")
+
+
+def _with_prompt_usb(runner: str) -> str:
+    hook = "  cdc.onSerialData = (value) => { process.stdout.write(Buffer.from(value)); };\n"
+    arg = "    else if (k === '--realtime') a.realtime = true;\n"
+    for anchor in (hook, _PROMPT_LOOP, "function run(gen = generation) {\n", arg):
+        assert runner.count(anchor) == 1, f"pico-run.mjs has changed: no single {anchor!r}"
+    runner = runner.replace(arg, arg + "    else if (k === '--prompt-usb') a.promptUsb = true;\n")
+    runner = runner.replace(hook, hook.replace("value)); };", "value)); usbTurn = promptUsb; };"))
+    runner = runner.replace("function run(gen = generation) {\n",
+                            _PROMPT_STATE + "function run(gen = generation) {\n")
+    return runner.replace(_PROMPT_LOOP, _PROMPT_LOOP_NEW)
+
+
 def load() -> ModuleType:
     """../shared/pico's pico_host, ready to start boards (see `unavailable` first)."""
     CACHE.mkdir(parents=True, exist_ok=True)
     for name in FILES:
         src, dest = SHARED / name, CACHE / name
         if name == "pico-run.mjs":
-            text = _with_usb_hold(src.read_text())
+            text = _with_prompt_usb(_with_usb_hold(src.read_text()))
             if not (dest.exists() and dest.read_text() == text):
                 dest.write_text(text)
         elif src.exists() and not (dest.exists() and filecmp.cmp(src, dest, shallow=False)):

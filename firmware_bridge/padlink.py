@@ -240,6 +240,24 @@ def _unframe(src, start: int, end: int, out) -> int:
     return n - 2
 
 
+@micropython.viper
+def put(buf, at: int, size: int, v: int):
+    """`v` into buf[at:at + size], big-endian, as LAYOUTS's "u" fields are (in place: the
+    controller's heartbeat and stats, made every 400 ms, allocate nothing)."""
+    p = ptr8(buf)
+    i = at + size - 1
+    while i >= at:
+        p[i] = v & 0xFF
+        v = v >> 8
+        i -= 1
+
+
+def encode_frame(kind, seq, body, out):
+    """The frame of kind, seq and body encoded into `out` (as long as `frame` makes it, or
+    longer); its length there."""
+    return _encode(kind, seq, body, out, 1)
+
+
 def cobs_encode(data):
     """COBS: the frame with no zero byte in it, so 0x00 can end every frame."""
     n = len(data)
@@ -357,6 +375,7 @@ class Sender:
         # writes outside its lock, from two threads, so it makes each frame anew.
         self.spare = [] if reuse else None
 
+    @micropython.native
     def add(self, kind, body, tag=None):
         """Queue a reliable frame. A `tag` (say, a seat's ring) replaces an older frame with
         the same tag that is not on the wire yet: only the latest picture matters."""
@@ -396,6 +415,7 @@ class Sender:
         self.queue.append(entry)
         return seq
 
+    @micropython.native
     def ack(self, seq):
         if self.queue and self.queue[0][0] == seq:
             entry = self.queue.pop(0)
@@ -404,6 +424,7 @@ class Sender:
             return True
         return False
 
+    @micropython.native
     def due(self, now_ms):
         """The frame to send now, if any (the head, first time or after RESEND_MS)."""
         if not self.queue:

@@ -123,6 +123,7 @@ class PioRings:
                                        treq_sel=DREQ_PIO0_TX0 + sm_id)
         self.fifo = PIO0_TXF0 + 4 * sm_id
         self.pending = False
+        self.drawn = False             # the last words made are of the rings as posted
         self.writes = 0                # frames sent
         self.wake_us = 0               # (the thread writer's; none here)
 
@@ -131,6 +132,7 @@ class PioRings:
         n = self.n
         self.view[i * n:(i + 1) * n] = data
         self.pending = True
+        self.drawn = False
 
     def refresh(self):
         """Send every ring again with the next frame (a still ring is kept fresh)."""
@@ -140,11 +142,18 @@ class PioRings:
         """Start the next frame if one is due and the last is out; never waits."""
         if not self.pending or self.dma.active():
             return False
-        words = self.words[self.next]
-        self.next ^= 1
-        n = self.n
-        _group(0, 0, 0, self.view, n, self.tabs[0], words, 0)
-        _group(0, 0, 0, self.view[8 * n:], n, self.tabs[1], words, 1)
+        if self.drawn:
+            # nothing posted since the last frame (a refresh of still rings): its bit planes,
+            # in the buffer the DMA has just finished with, are this frame's too (making them
+            # again was half a millisecond, the scan's longest step)
+            words = self.words[self.next ^ 1]
+        else:
+            words = self.words[self.next]
+            self.next ^= 1
+            n = self.n
+            _group(0, 0, 0, self.view, n, self.tabs[0], words, 0)
+            _group(0, 0, 0, self.view[8 * n:], n, self.tabs[1], words, 1)
+            self.drawn = True
         self.pending = False
         self.dma.config(read=words, write=self.fifo, count=len(words) // 4, ctrl=self.ctrl,
                         trigger=True)

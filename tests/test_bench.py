@@ -96,5 +96,10 @@ def test_the_emulated_controller_s_figures_are_the_same_in_two_fresh_runs(
                      "ring_update_cpu", "ring_frame_wire"]
     assert all(f["clock"] == "emulated" and f["value"] > 0 and f["floor"] > 0
                for f in runs[0])
-    assert [(f["value"], f["floor"]) for f in runs[0]] == \
-        [(f["value"], f["floor"]) for f in runs[1]]
+    # (the same to the microsecond: a tap lands at a moment that follows the machine, so a
+    # figure read with ticks_us, 1 us a tick, may read one more or less; a tap's work is
+    # counted in the core's cycles and differs by a few, its timestamp's bytes taking other
+    # branches of the frame's encoding)
+    for a, b in zip(runs[0], runs[1], strict=True):
+        assert abs(a["value"] - b["value"]) <= 1.0 and abs(a["floor"] - b["floor"]) <= 1.0, \
+            (a, b)
