@@ -220,3 +220,15 @@ def test_the_ring_legend_draws_every_picture(tmp_path: Path) -> None:
     chosen = render(Pick(frozenset({2, 5, 9}), cursor=5, chosen=5))
     cursor = render(Pick(frozenset({2, 5, 9}), cursor=5))
     assert chosen[4] == CHOSEN and cursor[4] == CURSOR
+
+
+def test_the_fake_pads_keep_the_latest_pictures_not_every_one() -> None:
+    # a demo table's pads kept every picture they were shown, some 200 KB a game, for as long
+    # as the table ran
+    pads = FakePads(12, lambda e: None, FakeClock())
+    shows = 10 * FakePads.HISTORY
+    for n in range(shows):
+        pads.show(n % 12 + 1, Pick(frozenset({n % 7 + 1}), cursor=n % 5 + 1))
+    assert len(pads.history) <= 2 * FakePads.HISTORY
+    n = shows - 1
+    assert pads.history[-1] == (n % 12 + 1, Pick(frozenset({n % 7 + 1}), cursor=n % 5 + 1))

@@ -344,3 +344,24 @@ def test_entries_overwrite_zeros_written_ahead(tmp_path: Path) -> None:
     j.write({"t": 6000, "k": "tick"})
     j.close()
     assert Journal.read(path)[-1]["t"] == 6000 and len(Journal.read(path)) == 6002
+
+
+def test_one_journal_is_held_once_whatever_name_it_is_opened_by(tmp_path: Path) -> None:
+    # the lock went by the name given: a second table opening the live journal through a
+    # symlink got a lock of its own (and with --new emptied the running game's journal)
+    import pytest
+
+    from table_app.table.journal import JournalError
+    real = tmp_path / "game.journal"
+    link = tmp_path / "other-name.journal"
+    link.symlink_to(real)
+    held = Journal(real)
+    try:
+        with pytest.raises(JournalError, match="in use by another table-app"):
+            Journal(link)
+        (tmp_path / "folder").symlink_to(tmp_path)
+        with pytest.raises(JournalError, match="in use by another table-app"):
+            Journal(tmp_path / "folder" / "game.journal")
+    finally:
+        held.close()
+    Journal(link).close()            # once let go, it opens by either name

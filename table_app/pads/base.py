@@ -161,9 +161,12 @@ class PadBackend:
 
 
 class FakePads(PadBackend):
-    """Scripted pads: a test (or a bot) presses and releases; pictures are recorded."""
+    """Scripted pads: a test (or a bot) presses and releases; the latest pictures are kept
+    (`history`, at most 2 * HISTORY of them: a night of demo games showed some 200 KB of
+    pictures a game, all kept)."""
 
     name = "fake"
+    HISTORY = 2000
 
     def __init__(self, seats: int, sink: Sink, clock: Clock | None = None,
                  mode: str = RING) -> None:
@@ -173,6 +176,8 @@ class FakePads(PadBackend):
 
     def _show(self, seat: int, picture: Picture) -> None:
         self.history.append((seat, picture))
+        if len(self.history) > 2 * self.HISTORY:
+            del self.history[:self.HISTORY]        # the oldest half, now and then
 
     def press(self, seat: int) -> None:
         self._edge(seat, True)

@@ -40,7 +40,10 @@ class Journal:
         self.path = Path(path)
         private_folder(self.path.parent)
         self.sync = sync
-        self._lock = _hold_lock(self.path)
+        # the lock goes with the real file: a second table opening it by another name (a
+        # symlink, a path through one) would get a lock of its own, and with --new empty
+        # the live game's journal under it
+        self._lock = _hold_lock(Path(os.path.realpath(self.path)))
         try:
             # read (and judge) what is there before anything is written to it
             self.entries, self.notes = Journal.load(self.path)
