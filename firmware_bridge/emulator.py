@@ -84,8 +84,8 @@ def _with_usb_hold(runner: str) -> str:
 # only when the host's bytes reach it; and so the rest keeps the stock turns, on which the
 # emulated figures repeat to the microsecond (a stimulus is timed from when it is taken).
 _PROMPT_LOOP = "  for (let i = 0; i < 1000000 && !stopped; i++) {\n"
-_PROMPT_LOOP_NEW = """  // table-app's rig (--prompt-usb): a turn of the event loop every board write, and at
-  // least every 1 ms of wall time
+_PROMPT_LOOP_NEW = """  // table-app's rig (--prompt-usb): a turn of the event loop every
+  // board write, and at least every 1 ms of wall time
   const turnEnd = process.hrtime.bigint() + 1000000n; let turnCheck = 0; usbTurn = false;
   for (let i = 0; i < 1000000 && !stopped && !usbTurn; i++) {
     if (promptUsb && ++turnCheck >= 1024) {

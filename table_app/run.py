@@ -78,10 +78,12 @@ def _record(args: Any, app: TableApp, names: Any) -> Any:
         league=getattr(s, "records_url", "") or None, club=getattr(s, "club", ""),
         table_name=getattr(s, "table_name", ""),
         note=lambda text: print(f"table-app: {text}", file=sys.stderr))
+    # (attached before the journal is opened: a game that ended before a restart and is
+    # not in the records yet is taken the moment the journal is read, before a new game
+    # takes its place)
     app.observers.append(recorder)
-    if app.table is not None:
-        recorder(app.table)           # a game that ended before a restart, not yet recorded
-    recorder.resume()                 # and games the league did not get before it
+    app.keepers.append(recorder.keep)
+    recorder.resume()                 # games kept aside, and games the league did not get
     return recorder
 
 
@@ -100,6 +102,7 @@ def demo(args: Any) -> int:
     pads = FakePads(12, inbox.put, clock)
     voice = Captions(args.lang)
     app = TableApp(pads, voice, clock, journal, inbox, GrammarConfig())
+    _record(args, app, dict)
     table = app.open(args.format, args.players, args.lang, args.deal, args.seed, args.format_file,
                      new=args.new, caps=_caps(args))
     _tell(app.notices)
@@ -108,7 +111,6 @@ def demo(args: Any) -> int:
         assert isinstance(clock, FakeClock)
         follow_journal(app, clock)
     pads.clock = app.clock                   # pads stamp edges with the game's clock
-    _record(args, app, dict)
     if app.resumed:
         print(f"(resumed from {journal}, {len(app.entries)} inputs)")
     bots = TableBots(pads, table.cfg.seed)
@@ -288,6 +290,7 @@ def play(args: Any) -> int:
             _forget_presses(inbox)
         return setup
 
+    recorder = _record(args, app, lambda: names)
     try:
         table = app.resume(args.new)
         notices = [*getattr(args, "notices", []), *app.notices]
@@ -313,7 +316,6 @@ def play(args: Any) -> int:
         pads.close()
         raise
     pads.clock = app.clock
-    recorder = _record(args, app, lambda: names)
     totals = Totals()
     table.on_effects = totals
     keys = HostKeys(inbox.put)

@@ -400,3 +400,85 @@ def test_the_records_command(tmp_path: Path) -> None:
     bad.write_text("{")
     p = run("import", str(bad))
     assert p.returncode == 2 and p.stderr.startswith("table-app: not a JSON export")
+
+
+# -- a finished game is recorded once, whatever happens -------------------------------------
+def _demo(tmp_path: Path, *extra: str) -> subprocess.CompletedProcess[str]:
+    """One whole demo game at this table (its journal, records and settings in tmp_path)."""
+    import sys
+    env = {**os.environ, "TABLE_APP_SETTINGS": str(tmp_path / "none.toml"),
+           "XDG_STATE_HOME": str(tmp_path / "state")}
+    return subprocess.run([sys.executable, "-m", "table_app", "--demo", "--fast", "--journal",
+                           str(tmp_path / "game.journal"), *extra], capture_output=True,
+                          text=True, env=env, timeout=300, cwd=tmp_path)
+
+
+def _recorded(tmp_path: Path) -> list[str]:
+    db = Records(f"sqlite:///{tmp_path / 'state' / 'table-app' / 'records.sqlite'}")
+    try:
+        return [g.id for g in db.games()]
+    finally:
+        db.close()
+
+
+def test_a_game_that_ended_before_a_restart_is_recorded_at_the_next_start(
+        tmp_path: Path) -> None:
+    # the table stopped after the last vote, before its record was written (a kill, a power
+    # cut: here a table that did not record): the next start replaced the finished journal
+    # with a new game, and the game was gone from the records for good
+    first = _demo(tmp_path, "--no-record")
+    assert first.returncode == 0, first.stderr
+    assert "game recorded" not in first.stderr
+    second = _demo(tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert second.stderr.count("game recorded") == 2, second.stderr
+    assert len(set(_recorded(tmp_path))) == 2
+    third = _demo(tmp_path)               # and the second game is not recorded twice
+    assert third.returncode == 0 and third.stderr.count("game recorded") == 1, third.stderr
+    assert len(_recorded(tmp_path)) == 3
+
+
+def test_a_damaged_records_database_is_moved_aside_and_the_game_recorded(
+        tmp_path: Path) -> None:
+    # pages damaged with the header intact: the table died with a traceback at the game's
+    # end ("database disk image is malformed"), and the game was lost
+    assert _demo(tmp_path).returncode == 0
+    path = tmp_path / "state" / "table-app" / "records.sqlite"
+    data = bytearray(path.read_bytes())
+    data[4200:] = b"\x5a" * (len(data) - 4200)
+    path.write_bytes(bytes(data))
+    second = _demo(tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert "Traceback" not in second.stderr
+    assert "the records were damaged: moved aside as records.sqlite.damaged-" in second.stderr
+    # the new database has both: the first game again (its journal was still there when
+    # the table started) and the second
+    assert second.stderr.count("game recorded") == 2
+    assert len(_recorded(tmp_path)) == 2
+    assert len(list(path.parent.glob("records.sqlite.damaged-*"))) == 1
+
+
+def test_a_game_ending_while_another_program_locks_the_records_waits_for_them(
+        tmp_path: Path) -> None:
+    # the database locked by another process for longer than SQLite waits (5 s): the table
+    # died with "database is locked", and the game was lost
+    import sqlite3
+    assert _demo(tmp_path).returncode == 0
+    path = tmp_path / "state" / "table-app" / "records.sqlite"
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        second = _demo(tmp_path)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert second.returncode == 0, second.stderr
+    assert "Traceback" not in second.stderr
+    assert "goes into the records at the table's next start" in second.stderr, second.stderr
+    waiting = list((tmp_path / "state" / "table-app" / "records-waiting").glob("*.json"))
+    # (the first game too: at the start the records could not even say they had it)
+    assert len(waiting) == 2 and len(_recorded(tmp_path)) == 1
+    third = _demo(tmp_path)              # the lock gone: the kept game goes in first
+    assert third.returncode == 0, third.stderr
+    assert "are recorded now: 1" in third.stderr
+    assert len(_recorded(tmp_path)) == 3 and not any(f.exists() for f in waiting)

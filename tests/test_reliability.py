@@ -365,3 +365,22 @@ def test_one_journal_is_held_once_whatever_name_it_is_opened_by(tmp_path: Path) 
     finally:
         held.close()
     Journal(link).close()            # once let go, it opens by either name
+
+
+def test_a_finished_game_no_keeper_could_take_keeps_its_journal(tmp_path: Path) -> None:
+    # neither the records nor a file waiting for them could be written (a full disk): the
+    # next game emptied the journal all the same, and the game was gone
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=4)
+    offered: list[str] = []
+    app.keepers.append(lambda table: offered.append(table.stage) or False)   # never safe
+    table = run_virtual(app, bots, clock)
+    assert table.stage == "over"
+    played = list(app.entries)
+    app.next_game()
+    [kept] = tmp_path.glob("j.unrecorded-*")
+    assert Journal.read(kept) == played and offered == ["over"]
+    assert app.notices[-1][1].startswith(f"kept as {kept.name}: its finished game could "
+                                         f"not be recorded")
+    assert Journal.read(tmp_path / "j")[0]["k"] == "start" and len(Journal.read(
+        tmp_path / "j")) < len(played)
+    app.close()

@@ -12,13 +12,25 @@ same id, which is never doubled.
 from __future__ import annotations
 
 import json
+import os
 import threading
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
-from .store import Records, RecordsError, from_script, sync
+from ..paths import state_dir
+from .store import (
+    GameRecord,
+    Records,
+    RecordsError,
+    damaged,
+    default_url,
+    from_script,
+    sqlite_file,
+    sync,
+)
 
 NAMESPACE = uuid.UUID("6d2b7f4e-3c55-4a8e-9d0a-7f1b2c3d4e5f")
 #: seconds between tries of an unreachable league: the last repeats
@@ -27,6 +39,11 @@ RETRY = (30.0, 60.0, 120.0, 300.0, 600.0)
 
 def _span(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 60 else f"{seconds / 60:.0f} min"
+
+
+def waiting_folder() -> Path:
+    """Where a finished game waits when the records cannot be written."""
+    return state_dir() / "records-waiting"
 
 
 def game_id(start: dict[str, Any]) -> str:
@@ -57,13 +74,19 @@ class Recorder:
         self.sleep = sleep or self._stop.wait
 
     def __call__(self, table: Any) -> None:
+        self.keep(table)
+
+    def keep(self, table: Any) -> bool:
+        """Record the table's game once it is over; True when it is kept safe: in the
+        records, or (when they cannot be written) in a file of its own that waits for them
+        and goes in at the table's next start. False only when neither could be written: the
+        table then keeps the game's journal (TableApp.keepers)."""
         if table.stage != "over" or not self.app.entries:
-            return
+            return True
         start = self.app.entries[0]
         gid = game_id(start)
         if gid in self.done:
-            return
-        self.done.add(gid)
+            return True
         now = datetime.now(UTC)
         # the journal's times are the game's clock: the start is that long before now
         began = now - timedelta(seconds=max(0.0, float(table.now) - float(start["t"])))
@@ -72,17 +95,103 @@ class Recorder:
                               began.isoformat(timespec="seconds"),
                               now.isoformat(timespec="seconds"), table.cfg.lang, gid,
                               self.club, self.table_name)
-            if self.records is None:
-                self.records = Records(self.local_url)
-            new = self.records.record(rec)
+        except Exception as e:       # never the table's end: the journal keeps the game
+            self.note(f"the game could not be made a record ({type(e).__name__}: {e}): "
+                      f"its journal is kept")
+            return False
+        try:
+            new = self._write(rec)
         except RecordsError as e:
-            self.note(f"the game was not recorded: {e}")
-            return
+            try:
+                kept = self._wait(rec)
+            except OSError as e2:
+                self.note(f"the game was not recorded ({e}), and it could not be kept "
+                          f"aside ({e2.strerror or e2}): its journal is kept")
+                return False
+            self.done.add(gid)
+            self.note(f"the game was not recorded ({e}): it is kept in {kept} and goes into "
+                      f"the records at the table's next start")
+            return True
+        self.done.add(gid)
         if new:
             self.note(f"game recorded ({gid[:8]})")
         self.top = self.season_top()
         if self.league:
             self.send()
+        return True
+
+    def _write(self, rec: GameRecord) -> bool:
+        """The game into the local records; a damaged database file is moved aside (said)
+        and a new one made."""
+        url = self.local_url or default_url()
+        try:
+            if self.records is None:
+                self.records = Records(url)
+            return self.records.record(rec)
+        except RecordsError:
+            path = sqlite_file(url)
+            if path is None or not damaged(url):
+                raise
+        if self.records is not None:
+            self.records.close()
+            self.records = None
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        aside = path.with_name(f"{path.name}.damaged-{stamp}")
+        path.rename(aside)
+        for extra in ("-wal", "-shm", "-journal"):        # SQLite's files beside it
+            part = path.with_name(path.name + extra)
+            if part.exists():
+                part.rename(aside.with_name(aside.name + extra))
+        self.note(f"the records were damaged: moved aside as {aside.name}, and a new "
+                  f"database made (the old one's games can be imported from a backup)")
+        self.records = Records(url)
+        return self.records.record(rec)
+
+    def _wait(self, rec: GameRecord) -> Path:
+        """The game in a file of its own that waits for the records (an export: `records
+        import` takes it too), written whole or not at all."""
+        folder = waiting_folder()
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        path = folder / f"{rec.id}.json"
+        tmp = path.with_suffix(".part")
+        data = json.dumps({"table-app-records": 1, "games": [rec.to_json()]},
+                          ensure_ascii=False).encode()
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        dfd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+        return path
+
+    def take_waiting(self) -> int:
+        """Games kept aside while the records could not be written, into them now: how
+        many went in (each file goes once its game is in)."""
+        folder = waiting_folder()
+        files = sorted(folder.glob("*.json")) if folder.is_dir() else []
+        taken = 0
+        for f in files:
+            try:
+                if self.records is None:
+                    self.records = Records(self.local_url or default_url())
+                added, _ = self.records.import_json(f.read_text(encoding="utf-8"))
+            except (RecordsError, OSError, ValueError) as e:
+                self.note(f"a game kept in {f} is not in the records yet: {e}")
+                return taken
+            f.unlink()
+            taken += added           # (one kept while it was there already: no double)
+        if taken:
+            self.note(f"games kept while the records could not be written are recorded now: "
+                      f"{taken}")
+        return taken
 
     def send(self) -> None:
         """Send what the league lacks, on a thread (one at a time), trying again after a
@@ -110,7 +219,9 @@ class Recorder:
         self.sender.start()
 
     def resume(self) -> None:
-        """At the table's start: games recorded while the league was out of reach go now."""
+        """At the table's start: games kept while the records could not be written go into
+        them, and games recorded while the league was out of reach go to it."""
+        self.take_waiting()
         if not self.league:
             return
         try:

@@ -186,17 +186,22 @@ class Records:
 
     # -- writing -------------------------------------------------------------------------
     def record(self, rec: GameRecord, synced: bool = False) -> bool:
-        """Write a finished game; False if it is there already (nothing is doubled)."""
-        with self.engine.begin() as c:
-            if c.execute(sa.select(games.c.id).where(games.c.id == rec.id)).first():
-                return False
-            row = {k: v for k, v in rec.to_json().items() if k != "seats"}
-            row["options"] = json.dumps(rec.options, sort_keys=True)
-            c.execute(games.insert().values(**row, synced=synced))
-            for s in rec.seats:
-                pid = self._player(c, s.name) if not s.name.startswith("seat ") else None
-                c.execute(seats.insert().values(game_id=rec.id, player_id=pid,
-                                                **asdict(s)))
+        """Write a finished game; False if it is there already (nothing is doubled). A
+        database that fails (damaged, locked by another program, gone) is a RecordsError."""
+        try:
+            with self.engine.begin() as c:
+                if c.execute(sa.select(games.c.id).where(games.c.id == rec.id)).first():
+                    return False
+                row = {k: v for k, v in rec.to_json().items() if k != "seats"}
+                row["options"] = json.dumps(rec.options, sort_keys=True)
+                c.execute(games.insert().values(**row, synced=synced))
+                for s in rec.seats:
+                    pid = self._player(c, s.name) if not s.name.startswith("seat ") else None
+                    c.execute(seats.insert().values(game_id=rec.id, player_id=pid,
+                                                    **asdict(s)))
+        except (sa.exc.SQLAlchemyError, OSError) as e:
+            raise RecordsError(f"the records at {safe_url(self.url)} cannot be written: "
+                               f"{_short(e)}") from None
         return True
 
     def _player(self, c: Connection, name: str) -> int:
@@ -352,6 +357,37 @@ def migrate(engine: Engine, to: str = "head") -> None:
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, to)
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a local SQLite database URL, or None for any other database."""
+    if not url.startswith("sqlite:///"):
+        return None
+    path = url[len("sqlite:///"):].split("?")[0]
+    return Path(path) if path not in ("", ":memory:") else None
+
+
+def damaged(url: str) -> bool:
+    """Whether the records at `url` are a local SQLite file past saving (damaged pages, or
+    not a database at all), rather than one that is only busy or out of reach: such a file
+    is moved aside and a new one made, never written again."""
+    import sqlite3
+    path = sqlite_file(url)
+    if path is None or not path.is_file():
+        return False
+    try:
+        con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1.0)
+    except sqlite3.Error:
+        return False
+    try:
+        got = con.execute("PRAGMA quick_check").fetchone()
+        return not (got and got[0] == "ok")
+    except sqlite3.OperationalError as e:      # locked, busy, no such file: not damage
+        return "locked" not in str(e) and "busy" not in str(e) and "unable" not in str(e)
+    except sqlite3.DatabaseError:               # malformed, not a database
+        return True
+    finally:
+        con.close()
 
 
 def safe_url(url: str) -> str:

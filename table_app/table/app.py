@@ -91,6 +91,10 @@ class TableApp:
         self.last_tick = 0.0
         self.resumed = False
         self.observers: list[Callable[[Table], None]] = []
+        #: who must take a finished game before its journal goes (the recorder): each says
+        #: whether the game is safe with it; a game one could not take keeps its journal
+        #: (moved aside) when the next one starts
+        self.keepers: list[Callable[[Table], bool]] = []
         #: what the host must be told about how the table opened (a journal set aside)
         self.notices: list[tuple[str, str]] = []    # (a screen text's key, the detail)
 
@@ -137,14 +141,29 @@ class TableApp:
         if self.table.stage != "over":
             self.sync_buttons()
             return self.table
-        # that game is over: its journal goes (its record keeps it), a new game starts
+        # that game is over: its record keeps it (it is taken now, should the table have
+        # stopped before it was: a kill just after the last vote), a new game starts
+        self._keep_finished()
         self.resumed = False
         self.clock = self.base_clock
         return None
 
-    def _set_aside(self, why: str) -> None:
-        aside = set_aside(self.journal_path)
+    def _set_aside(self, why: str, label: str = "unreadable") -> None:
+        aside = set_aside(self.journal_path, label=label)
         self.notices.append(("journal_aside", f"kept as {aside.name}: {why}"))
+
+    def _keep_finished(self) -> bool:
+        """A finished game handed to every keeper; whether all of them have it safe."""
+        table = self.table
+        if table is None or table.stage != "over":
+            return True
+        safe = True
+        for keep in self.keepers:
+            try:
+                safe = keep(table) and safe
+            except Exception:        # a keeper that fails has not got it
+                safe = False
+        return safe
 
     def start(self, fmt_id: str = "yakuza", players: int | None = None, lang: str = "en",
               deal: str = "app", seed: int | None = None, format_file: str | None = None,
@@ -172,6 +191,11 @@ class TableApp:
                     start["format_file"], self.backend.seats)
         table = self._new_table(start)
         assert self.journal is not None
+        if not self._keep_finished():
+            # the finished game is in no record: its journal is kept beside, not emptied
+            self.journal.close()
+            self._set_aside("its finished game could not be recorded", label="unrecorded")
+            self.journal = Journal(self.journal_path, self.sync)
         self.journal.reset()
         self.journal.write(start)
         self.entries = [start]

@@ -138,18 +138,19 @@ class Journal:
         return out, notes
 
 
-def set_aside(path: str | Path, now: float | None = None) -> Path:
-    """Move a journal that cannot be resumed out of the way, beside it, for the host to look
-    at (`game.journal.unreadable-20261201-093000`); the name is durable before a new journal
-    takes the old one's place."""
+def set_aside(path: str | Path, now: float | None = None, label: str = "unreadable") -> Path:
+    """Move a journal that cannot be resumed (or whose finished game is in no record) out of
+    the way, beside it, for the host to look at (`game.journal.unreadable-20261201-093000`,
+    `...unrecorded-...`); the name is durable before a new journal takes the old one's
+    place."""
     import time
     p = Path(path)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(time.time() if now is None else now))
-    aside = p.with_name(f"{p.name}.unreadable-{stamp}")
+    aside = p.with_name(f"{p.name}.{label}-{stamp}")
     n = 1
     while aside.exists() or aside.is_symlink():
         n += 1
-        aside = p.with_name(f"{p.name}.unreadable-{stamp}-{n}")
+        aside = p.with_name(f"{p.name}.{label}-{stamp}-{n}")
     os.rename(p, aside)
     _sync_folder(p.parent)
     return aside
