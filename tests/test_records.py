@@ -482,3 +482,40 @@ def test_a_game_ending_while_another_program_locks_the_records_waits_for_them(
     assert third.returncode == 0, third.stderr
     assert "are recorded now: 1" in third.stderr
     assert len(_recorded(tmp_path)) == 3 and not any(f.exists() for f in waiting)
+
+
+def test_a_first_migration_cut_short_leaves_no_half_made_records(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a kill (or a full disk) during the records' first open: the tables were committed one
+    # by one, Alembic's version never, and every later open failed with "table players
+    # already exists": no game was ever recorded again
+    import sqlite3
+
+    from alembic import command
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    upgrade = command.upgrade
+
+    def cut_short(cfg: object, to: str) -> None:
+        upgrade(cfg, "0001")                        # type: ignore[arg-type]
+        raise RuntimeError("the power went")
+    monkeypatch.setattr(command, "upgrade", cut_short)
+    with pytest.raises(RuntimeError, match="the power went"):
+        Records(url)
+    monkeypatch.setattr(command, "upgrade", upgrade)
+    con = sqlite3.connect(tmp_path / "r.sqlite")
+    assert con.execute("SELECT name FROM sqlite_master").fetchall() == []   # all or nothing
+    con.close()
+    db = Records(url)
+    assert db.record(_records(1)[0]) and len(db.games()) == 1
+
+
+def test_records_an_earlier_version_left_half_made_open_again(tmp_path: Path) -> None:
+    # the tables of an interrupted first migration and no version (an earlier version's
+    # leftover): made again, nothing to lose in them
+    from table_app.records.store import meta
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    engine = sa.create_engine(url)
+    meta.create_all(engine)
+    engine.dispose()
+    db = Records(url)
+    assert db.record(_records(1)[0]) and len(db.games()) == 1

@@ -176,6 +176,8 @@ class Records:
                         os.close(os.open(path, os.O_CREAT | os.O_WRONLY, 0o600))
             self.engine: Engine = sa.create_engine(self.url, future=True,
                                                    pool_pre_ping=True)
+            if self.engine.dialect.name == "sqlite":
+                _transactional_ddl(self.engine)
             migrate(self.engine)
         except (sa.exc.SQLAlchemyError, OSError, ValueError) as e:
             raise RecordsError(f"the records at {safe_url(self.url)} cannot be opened: "
@@ -347,14 +349,44 @@ def sync(local: Records, remote: Records) -> tuple[int, int]:
     return sent, same
 
 
+def _transactional_ddl(engine: Engine) -> None:
+    """SQLite's own transactions for everything, schema changes included. Python's sqlite3
+    opens a transaction only before a row is written, so a migration's CREATE TABLEs were
+    committed one by one: a kill (or a full disk) during the first one left the tables there
+    and Alembic's version empty, and every later open failed with "table players already
+    exists". With this a migration is one transaction, whole or not at all."""
+    @sa.event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None      # the driver begins nothing itself
+
+    @sa.event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN")
+
+
+def _half_made(conn: Connection) -> bool:
+    """An empty schema that an earlier version's interrupted first migration left: tables
+    but no Alembic version (and so never a game in it: every open failed since)."""
+    names = set(sa.inspect(conn).get_table_names())
+    if "games" not in names:
+        return False
+    if "alembic_version" in names and conn.exec_driver_sql(
+            "SELECT count(*) FROM alembic_version").scalar():
+        return False
+    return not conn.execute(sa.select(sa.func.count()).select_from(games)).scalar()
+
+
 def migrate(engine: Engine, to: str = "head") -> None:
-    """Make or bring the schema up to `to` with Alembic."""
+    """Make or bring the schema up to `to` with Alembic, in one transaction."""
     from alembic import command
     from alembic.config import Config
 
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     with engine.begin() as conn:
+        if engine.dialect.name == "sqlite" and _half_made(conn):
+            for name in ("seats", "games", "players", "alembic_version"):
+                conn.exec_driver_sql(f"DROP TABLE IF EXISTS {name}")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, to)
 
