@@ -384,3 +384,66 @@ def test_a_finished_game_no_keeper_could_take_keeps_its_journal(tmp_path: Path) 
     assert Journal.read(tmp_path / "j")[0]["k"] == "start" and len(Journal.read(
         tmp_path / "j")) < len(played)
     app.close()
+
+
+def test_a_full_disk_applies_nothing_it_did_not_write(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # the disk took part of an entry: it was applied all the same (os.pwrite's count never
+    # looked at), the journal kept a torn line, and a restart had lost that input
+    import errno
+    import os
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3)
+    table = run_virtual(app, bots, clock, until=lambda t: len(app.entries) > 60)
+    played = list(app.entries)
+    real = os.pwrite
+    room = [7]                                  # bytes the disk still takes
+
+    def full_disk(fd: int, data: bytes, at: int) -> int:
+        n = min(len(data), room[0])
+        room[0] -= n
+        if not n:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, bytes(data[:n]), at)
+    monkeypatch.setattr(os, "pwrite", full_disk)
+    for _ in range(3):
+        clock.set(clock.now() + 1.0)
+        app.feed(Tick())
+        assert app.entries == played                   # nothing applied
+    monkeypatch.setattr(os, "pwrite", real)
+    assert Journal.read(tmp_path / "j") == played      # and nothing torn on the disk
+    notes = [s.text for s in table.log]
+    assert sum("the disk is full" in n for n in notes) == 1, notes
+    app.feed(Tick())                                   # space again: the game goes on
+    assert len(app.entries) == len(played) + 1 and "there is space again" in table.log[-1].text
+    table = run_virtual(app, bots, clock, until=lambda t: len(app.entries) > len(played) + 40)
+    assert table.stage != "over"
+    app.close()
+    again, _, _, _ = virtual_table(tmp_path / "j", seed=3)   # a restart is where it was
+    try:
+        assert again.resumed and again.entries == app.entries
+        assert again.table is not None and again.table.game_script() == table.game_script()
+    finally:
+        again.close()
+
+
+def test_on_a_nearly_full_disk_the_journal_grows_by_what_an_entry_needs(
+        tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # the journal writes zeros ahead, 64 KB at a time; a disk with less than that free
+    # still takes the entry itself
+    import errno
+    import os
+    real = os.pwrite
+
+    def small_disk(fd: int, data: bytes, at: int) -> int:
+        if at + len(data) > 4096:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data, at)
+    j = Journal(tmp_path / "j", sync=False)
+    monkeypatch.setattr(os, "pwrite", small_disk)
+    start = {"t": 0.0, "k": "start", "fmt": "yakuza", "players": 12, "lang": "en",
+             "deal": "app", "seed": 1}
+    j.write(start)
+    j.write({"t": 1.0, "k": "tick"})
+    monkeypatch.setattr(os, "pwrite", real)
+    j.close()
+    assert Journal.read(tmp_path / "j") == [start, {"t": 1.0, "k": "tick"}]
+    assert (tmp_path / "j").stat().st_size < 4096

@@ -20,7 +20,7 @@ from ..rules import Format, find_format, load_format
 from ..sound.catalogue import LANGS
 from .config import Host, Input, TableConfig, Tick, Voice, new_seed
 from .core import Table
-from .journal import Journal, JournalUnreadable, decode, encode, set_aside
+from .journal import Journal, JournalFull, JournalUnreadable, decode, encode, set_aside
 
 DEALS = ("app", "cards")
 #: Host commands that `undo` can take back.
@@ -95,6 +95,8 @@ class TableApp:
         #: whether the game is safe with it; a game one could not take keeps its journal
         #: (moved aside) when the next one starts
         self.keepers: list[Callable[[Table], bool]] = []
+        #: when an entry last could not be written (a full disk), None while all is well
+        self.full: float | None = None
         #: what the host must be told about how the table opened (a journal set aside)
         self.notices: list[tuple[str, str]] = []    # (a screen text's key, the detail)
 
@@ -251,7 +253,19 @@ class TableApp:
             self.next_game()               # Start after a game: the next one, same table
             return
         entry = encode(inp, now)
-        self.journal.write(entry)
+        try:
+            self.journal.write(entry)
+        except JournalFull as e:
+            # not durable, so not applied: the table waits where it is (its timers are due
+            # only once a tick can be journaled), and the host is told once
+            if self.full is None:
+                self.table._note(f"the disk is full: nothing is taken until there is space "
+                                 f"again ({e})")
+            self.full = now
+            return
+        if self.full is not None:
+            self.full = None
+            self.table._note("there is space again: the game goes on")
         self.entries.append(entry)
         if isinstance(inp, Tick):
             self.last_tick = now
@@ -307,6 +321,8 @@ class TableApp:
         assert table is not None
         now = self.clock.now()
         deadline = table.next_deadline()
+        if self.full is not None:      # a full disk: the time is tried again now and then
+            deadline = max(deadline or now, self.full + TICK_EVERY)
         timeout = wait if deadline is None else max(0.0, min(wait, deadline - now))
         try:
             inp = self.inbox.get(timeout=timeout) if timeout > 0 else self.inbox.get_nowait()
@@ -342,6 +358,8 @@ class TableApp:
         now = self.clock.now()
         waits = [1.0]
         deadline = table.next_deadline()
+        if self.full is not None:
+            deadline = max(deadline or now, self.full + TICK_EVERY)
         if deadline is not None:
             waits.append(deadline - now)
         if table.timer is not None and not table.paused:

@@ -10,6 +10,7 @@ no file size or block allocation. Readers stop at the zeros (JSON never holds a 
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
@@ -22,6 +23,11 @@ from .config import Host, Input, Tick
 
 class JournalError(Exception):
     """A journal that cannot be used: not a table-app journal, or held by another process."""
+
+
+class JournalFull(JournalError):
+    """An entry the disk did not take whole (full, or failing): nothing of it is kept, and
+    the table does not apply it."""
 
 
 class JournalUnreadable(JournalError):
@@ -76,23 +82,41 @@ class Journal:
         self.entries, self.notes = [], []
 
     def write(self, entry: dict[str, Any]) -> None:
+        """The entry on disk, whole, before it is applied; else JournalFull, and nothing of
+        it kept (a short write used to be applied all the same, and lost on restart)."""
         line = json.dumps(entry, separators=(",", ":")).encode() + b"\n"
-        if self.end + len(line) > self.size:
-            self._write_ahead(len(line))
-        os.pwrite(self._fd, line, self.end)
+        try:
+            if self.end + len(line) > self.size:
+                self._write_ahead(len(line))
+            _pwrite_all(self._fd, line, self.end)
+            if self.sync:
+                os.fdatasync(self._fd)            # on disk before it is applied
+        except OSError as e:
+            try:                                   # the part that went in, zeros again
+                os.pwrite(self._fd, bytes(min(len(line), self.size - self.end)), self.end)
+            except OSError:
+                pass
+            raise JournalFull(f"the journal {self.path} cannot be written "
+                              f"({e.strerror or e})") from None
         self.end += len(line)
-        if self.sync:
-            os.fdatasync(self._fd)            # on disk before it is applied
         self.written += 1
 
     def _write_ahead(self, need: int) -> None:
         # zeros, really written (not a hole or an unwritten extent, which the first entry
-        # would turn into a metadata change), and durable with the new size at once
-        grow = max(CHUNK, need)
-        os.pwrite(self._fd, bytes(grow), self.size)
-        self.size += grow
-        if self.sync:
-            os.fsync(self._fd)
+        # would turn into a metadata change), and durable with the new size at once; on a
+        # nearly full disk, just what this entry needs
+        for grow in (max(CHUNK, need), need):
+            try:
+                _pwrite_all(self._fd, bytes(grow), self.size)
+                if self.sync:
+                    os.fsync(self._fd)
+            except OSError:
+                os.ftruncate(self._fd, self.size)     # what the disk took, given back
+                if grow == need:
+                    raise
+                continue
+            self.size += grow
+            return
 
     def close(self) -> None:
         os.close(self._fd)
@@ -154,6 +178,18 @@ def set_aside(path: str | Path, now: float | None = None, label: str = "unreadab
     os.rename(p, aside)
     _sync_folder(p.parent)
     return aside
+
+
+def _pwrite_all(fd: int, data: bytes, at: int) -> None:
+    """All of `data` at `at`, or an OSError: a write the disk took only part of goes on
+    from where it stopped, and one that took nothing is a full disk."""
+    view = memoryview(data)
+    done = 0
+    while done < len(data):
+        n = os.pwrite(fd, view[done:], at + done)
+        if n <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        done += n
 
 
 def _entry(raw: bytes) -> dict[str, Any] | None:
