@@ -157,10 +157,17 @@ class Firmware:
     """One firmware process: its pty, its control FIFOs, its last pixel frame."""
 
     def __init__(self, config: dict[str, object] | None = None, script: str | None = None,
-                 control: bool = True, flash: Path | None = None) -> None:
+                 control: bool = True, flash: Path | None = None,
+                 secret: bytes | None = None) -> None:
         """`script` replaces the firmware (the benchmark's echo); `control` False for a
         script that never opens the shims' control channel; `flash` boots a whole board
-        from that folder (see the module's docstring)."""
+        from that folder (see the module's docstring). The board is paired with `secret`,
+        by default this Pi's, as an install pairs it (a config's own SECRET comes first)."""
+        if secret is None and flash is None:
+            from table_app.pads.serial_pads import load_secret
+            secret = load_secret()
+        if secret and flash is None and "SECRET" not in (config or {}):
+            config = {**(config or {}), "SECRET": secret}
         self.dir = Path(tempfile.mkdtemp(prefix="padfw-"))
         self.ctl_in = self.dir / "in"
         self.ctl_out = self.dir / "out"

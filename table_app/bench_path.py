@@ -168,9 +168,10 @@ class _RealPath:
         from .pads.events import RawPadEvent
         from .pads.serial_pads import SerialPads
 
-        self.fw = Firmware()
+        self.fw = Firmware(secret=b"bench-table")          # paired, as a table's is
         self.q: queue.Queue[RawPadEvent] = queue.Queue()
-        self.pads = SerialPads(12, self.q.put, finder=lambda: self.fw.port or None, secret=b"")
+        self.pads = SerialPads(12, self.q.put, finder=lambda: self.fw.port or None,
+                               secret=b"bench-table")
         self.panel = PadPanel(self.pads)
         self.pads.start()
         if not self.pads.wait_connected(10):

@@ -127,8 +127,11 @@ def pairing_secret() -> bytes:
     before the table trusts its buttons or sends it a picture."""
     import secrets
 
-    from .pads.serial_pads import load_secret, secret_path
-    secret = load_secret()
+    from .pads.serial_pads import PairingError, load_secret, secret_path
+    try:
+        secret = load_secret()
+    except PairingError as e:           # never overwritten: it may be the one in use
+        raise FirmwareError(str(e)) from None
     if secret:
         return secret
     path = secret_path()

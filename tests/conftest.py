@@ -6,10 +6,14 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-# Nothing of this machine's own table reaches a test: no pairing secret, no settings, no
-# controller it happens to have plugged in.
+# Nothing of this machine's own table reaches a test: not its pairing secret, no settings,
+# no controller it happens to have plugged in.
 # (a folder of this run's own, so a test that makes a secret never leaves it for the next)
 _NOWHERE = tempfile.mkdtemp(prefix="table-app-tests-")
-os.environ["TABLE_APP_PAD_SECRET"] = os.path.join(_NOWHERE, "no-pad-secret")
+# This run's own pairing: the simulated controllers are paired with it, as an install
+# pairs a table's (an unpaired table trusts no controller).
+os.environ["TABLE_APP_PAD_SECRET"] = os.path.join(_NOWHERE, "pad-secret")
+with open(os.environ["TABLE_APP_PAD_SECRET"], "wb") as _f:
+    _f.write(b"this-test-run\n")
 os.environ.setdefault("TABLE_APP_SETTINGS", os.path.join(_NOWHERE, "no-settings.toml"))
 os.environ.setdefault("TABLE_APP_PORT", "none")

@@ -809,3 +809,51 @@ def test_every_frame_layout_packs_and_unpacks_alike_on_both_sides() -> None:
     assert pl.unpack(pl.STATS, old) == {"bad": 3, "resends": 2, "dropped": 1}
     # the controller's hand-built EDGE (its hot path) is the layout's
     assert pl.pack(pl.EDGE, seat=4, pressed=1, t_ms=0x01020304) == bytes([4, 1, 1, 2, 3, 4])
+
+
+def _first_link_with_secret(monkeypatch: pytest.MonkeyPatch, secret: Path,
+                            board_secret: bytes) -> tuple[PadLink, bool, list[object]]:
+    """The first link event of a table whose pairing secret is (or is not) at `secret`,
+    against a controller paired with `board_secret` (empty: a stock one), and what a
+    press on that controller brought."""
+    monkeypatch.setenv("TABLE_APP_PAD_SECRET", str(secret))
+    fw = Firmware(secret=board_secret)
+    q: queue.Queue[object] = queue.Queue()
+    pads = SerialPads(12, q.put, MonotonicClock(), finder=lambda: fw.port or None,
+                      backoff=(0.1,))
+    try:
+        pads.start()
+        link = q.get(timeout=10)
+        assert isinstance(link, PadLink)
+        fw.set_pin(fwconfig.BUTTON_PINS[0], 0)
+        time.sleep(0.5)
+        fw.set_pin(fwconfig.BUTTON_PINS[0], 1)
+        time.sleep(0.3)
+        return link, pads.connected.is_set(), _queue_items(q)
+    finally:
+        pads.close()
+        fw.close()
+
+
+def test_a_table_with_no_pairing_trusts_no_controller(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # no secret on this Pi: a stock controller (its secret empty too) was trusted, its
+    # presses heard and the night's pictures sent to it
+    link, connected, heard = _first_link_with_secret(monkeypatch, tmp_path / "none", b"")
+    assert not link.up and not connected
+    assert "not paired with its pad controller yet" in link.reason
+    assert "table-app firmware install" in link.reason
+    assert not any(isinstance(e, PadEdge) for e in heard)
+
+
+def test_an_unreadable_pairing_secret_is_said_and_trusts_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a secret that cannot be read counted as none: this table's own controller was refused
+    # with a wrong reason, and a stock one trusted
+    secret = tmp_path / "pad-secret"
+    secret.mkdir()                               # (root reads any file: a folder it cannot)
+    for board in (b"", b"this table"):
+        link, connected, heard = _first_link_with_secret(monkeypatch, secret, board)
+        assert not link.up and not connected
+        assert f"the pairing secret {secret} cannot be read" in link.reason
+        assert not any(isinstance(e, PadEdge) for e in heard)

@@ -31,14 +31,17 @@ def _cli(*args: str, path: str | None = None,
                           capture_output=True, text=True, env=env, timeout=180)
 
 
-def _board(tmp_path: Path, version: str | None) -> Firmware:
+def _board(tmp_path: Path, version: str | None, paired: bool = False) -> Firmware:
     """A simulated Pico: `version` of our firmware in its flash, or None for a new Pico with
-    nothing but MicroPython."""
+    nothing but MicroPython; `paired` with this run's table."""
     flash = tmp_path / "flash"
     flash.mkdir()
     if version is not None:
         for f in FILES:
             shutil.copy(FIRMWARE / f, flash / f)
+        if paired:
+            from table_app.pads.serial_pads import load_secret
+            (flash / "pairing.py").write_text(f"SECRET = {load_secret()!r}\n")
         cfg = flash / "fwconfig.py"
         cfg.write_text(cfg.read_text().replace(f'FIRMWARE = "{fwconfig.FIRMWARE}"',
                                                f'FIRMWARE = "{version}"'))
@@ -107,7 +110,8 @@ def test_a_new_pico_with_only_micropython_gets_the_firmware(tmp_path: Path) -> N
 
 
 def test_an_install_while_the_table_holds_the_port_says_to_stop_it(tmp_path: Path) -> None:
-    fw = _board(tmp_path, fwconfig.FIRMWARE)
+    # (a controller paired with the running table: one it does not trust it lets go of)
+    fw = _board(tmp_path, fwconfig.FIRMWARE, paired=True)
     pads = SerialPads(12, lambda e: None, MonotonicClock(), finder=lambda: str(fw.link))
     pads.start()
     try:
@@ -170,3 +174,20 @@ def test_the_controller_is_found_by_vendor_and_product_or_named(monkeypatch) -> 
     assert serial_pads.find_pico() == "/dev/table-pads"
     monkeypatch.setenv("TABLE_APP_PORT", "none")
     assert serial_pads.find_pico() is None
+
+
+def test_an_install_with_an_unreadable_pairing_secret_says_so_and_keeps_it(
+        tmp_path: Path) -> None:
+    # it took an unreadable secret for none and wrote a new one over it (or died trying)
+    fw = _board(tmp_path, None)
+    secret = tmp_path / "pad-secret"
+    secret.mkdir()
+    (secret / "kept").write_text("x")
+    try:
+        proc = _cli(extra={"TABLE_APP_PORT": str(fw.link), "TABLE_APP_PAD_SECRET": str(secret)})
+    finally:
+        fw.close()
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert f"the pairing secret {secret} cannot be read" in proc.stderr
+    assert (secret / "kept").read_text() == "x" and fw.boots == 1

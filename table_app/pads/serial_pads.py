@@ -48,12 +48,27 @@ def secret_path() -> Path:
     return config_dir() / "pad-secret"
 
 
+class PairingError(Exception):
+    """This Pi's pairing secret is there but cannot be read."""
+
+
+NOT_PAIRED = ("this table is not paired with its pad controller yet: install the firmware "
+              "from this Pi (table-app firmware install)")
+
+
 def load_secret(path: Path | None = None) -> bytes:
-    """The pairing secret (empty: the firmware's own default, an unpaired controller)."""
+    """The pairing secret; empty when this Pi has none yet (no pairing was made). One that
+    is there but cannot be read is a PairingError: it used to count as none, which trusted
+    a stock controller (its secret is empty too) and refused this table's own."""
+    path = path or secret_path()
     try:
-        return (path or secret_path()).read_bytes().strip()
-    except OSError:
+        return path.read_bytes().strip()
+    except FileNotFoundError:
         return b""
+    except OSError as e:
+        raise PairingError(f"the pairing secret {path} cannot be read ({e.strerror or e}): "
+                           f"give it back to the table's user, or pair again "
+                           f"(table-app firmware install)") from None
 
 
 def find_pico() -> str | None:
@@ -109,7 +124,18 @@ class SerialPads(PadBackend):
                  secret: bytes | None = None) -> None:
         super().__init__(seats, sink, clock)
         self.port = port
-        self.secret = load_secret() if secret is None else secret
+        #: why no controller can be trusted (no pairing, or a secret that cannot be read)
+        self.unpaired: str | None = None
+        if secret is None:
+            try:
+                secret = load_secret()
+            except PairingError as e:
+                secret, self.unpaired = b"", str(e)
+        self.secret = secret
+        if not secret and self.unpaired is None:
+            # a table with no pairing trusts nothing: a stock controller's secret is empty
+            # too, and it would be taken for this table's
+            self.unpaired = NOT_PAIRED
         self.challenge = b""
         self.boot = b""                  # the controller's boot id at the last hello
         self._tokens = EDGE_RATE
@@ -287,6 +313,8 @@ class SerialPads(PadBackend):
         elif hello["seats"] != self.seats or hello["ring"] != RING:
             self.error = (f"seat count mismatch: the pad controller has {hello['seats']} pads "
                           f"of {hello['ring']} pixels, the game needs {self.seats} of {RING}")
+        elif self.unpaired is not None:
+            self.error = self.unpaired
         elif hello["proof"] != pl.proof(self.secret, self.challenge):
             # not ours (another device with the Pico's id, or firmware from another table):
             # it gets no picture, and its buttons are not heard
