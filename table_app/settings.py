@@ -111,10 +111,12 @@ def load_settings(path: Path | None = None, lenient: bool = False) -> Settings:
 
     try:
         raw = tomllib.loads(p.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        why = "not valid TOML" if isinstance(exc, tomllib.TOMLDecodeError) else \
-            "cannot read the settings"
-        err = SettingsError(f"{p}: {why}: {exc}")
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError) as exc:
+        why = "not valid TOML" if isinstance(exc, tomllib.TOMLDecodeError | RecursionError) \
+            else "cannot read the settings"
+        # (brackets nested thousands deep ran Python's parser out of stack)
+        err = SettingsError(f"{p}: {why}: "
+                            f"{'nested too deep' if isinstance(exc, RecursionError) else exc}")
         if not lenient:
             raise err from None
         return Settings(source=str(p), mistakes=[str(err)])
@@ -160,7 +162,12 @@ def _unknown(p: Path, key: str) -> None:
 
 def _folder(p: Path, v: Any, key: str) -> str | None:
     folder = _text(p, v, key)
-    if folder is not None and not Path(folder).is_dir():
+    try:
+        there = folder is None or Path(folder).is_dir()
+    except OSError as exc:       # a name too long, a folder that cannot be looked into
+        raise SettingsError(f"{p}: {key}: {folder[:80]}... cannot be a folder here "
+                            f"({exc.strerror or exc})") from None
+    if not there:
         raise SettingsError(f"{p}: {key}: no folder at {folder}")
     return folder
 

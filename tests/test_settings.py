@@ -103,3 +103,53 @@ def test_the_table_keeps_every_good_setting_beside_a_mistaken_one(tmp_path: Path
     path.write_text('lang = "ka\n')
     broken = load_settings(path, lenient=True)
     assert broken.lang is None and "not valid TOML" in broken.mistakes[0]
+
+
+# -- hostile files: a clear word, never a traceback -----------------------------------------
+DEEP = "[" * 50_000 + "]" * 50_000
+
+
+def test_a_voice_pack_path_too_long_for_the_system_is_a_bad_setting(tmp_path: Path) -> None:
+    # it made every command, `records` included, die with "File name too long"
+    p = tmp_path / "settings.toml"
+    p.write_text(f'voice_pack = "/{"v" * 300}"\n')
+    with pytest.raises(SettingsError, match="voice_pack: .* cannot be a folder here"):
+        load_settings(p)
+    assert any("voice_pack" in m for m in load_settings(p, lenient=True).mistakes)
+    env = {**os.environ, "TABLE_APP_SETTINGS": str(p)}
+    proc = subprocess.run([sys.executable, "-m", "table_app", "records", "--db",
+                           f"sqlite:///{tmp_path / 'r.sqlite'}", "list"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stderr.startswith(f"table-app: {p}: voice_pack: /vvv"), proc.stderr
+
+
+def test_files_of_brackets_nested_deep_are_refused_not_a_crash(tmp_path: Path) -> None:
+    # RecursionError out of the JSON and TOML parsers: the table died opening them
+    from table_app.pads import PadError
+    from table_app.pads.gpio import load_pins
+    from table_app.records.store import Records, RecordsError
+    from table_app.rules.format import FormatError, load_format
+    from table_app.screen.setup import load_names
+    settings = tmp_path / "settings.toml"
+    settings.write_text(f"players = {DEEP}\n")
+    with pytest.raises(SettingsError, match="not valid TOML: nested too deep"):
+        load_settings(settings)
+    names = tmp_path / "names.json"
+    names.write_text(DEEP)
+    assert load_names(names) == {}
+    fmt = tmp_path / "house.toml"
+    fmt.write_text(f"x = {DEEP}\n")
+    with pytest.raises(FormatError, match="nested too deep"):
+        load_format(fmt)
+    with pytest.raises(PadError, match="nested too deep"):
+        load_pins(text=f"seats = {DEEP}\n")
+    with pytest.raises(RecordsError, match="nested too deep"):
+        Records(f"sqlite:///{tmp_path / 'r.sqlite'}").import_json(DEEP)
+    journal = tmp_path / "j"
+    start = ('{"t":0,"k":"start","fmt":"yakuza","players":12,"lang":"en","deal":"app",'
+             '"seed":1}\n')
+    journal.write_text(start + DEEP + "\n" + '{"t":1,"k":"tick"}\n')
+    entries, notes = Journal.load(journal)
+    assert [e["k"] for e in entries] == ["start", "tick"]
+    assert notes == ["journal line 2 left out: not an entry"]

@@ -51,6 +51,8 @@ def load_pins(path: str | Path | None = None, seats: int | None = None,
         raise PadError(f"{where}: cannot read the pin map: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise PadError(f"{where}: not valid TOML: {exc}") from None
+    except RecursionError:             # brackets nested thousands deep
+        raise PadError(f"{where}: not valid TOML: nested too deep") from None
     table = raw.get("seats")
     if not isinstance(table, dict) or not table:
         raise PadError(f"{where}: no [seats] table")

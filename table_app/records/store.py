@@ -315,6 +315,8 @@ class Records:
             data = json.loads(text)
         except ValueError as e:
             raise RecordsError(f"not a JSON export: {e}") from None
+        except RecursionError:               # brackets nested thousands deep
+            raise RecordsError("not a JSON export: nested too deep") from None
         if not isinstance(data, dict) or not isinstance(data.get("games"), list):
             raise RecordsError("not a table-app records export (no 'games' list)")
         added = same = 0

@@ -318,6 +318,8 @@ def load_format(path: str | Path) -> Format:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise FormatError(f"{p}: not valid TOML: {exc}") from None
+    except RecursionError:             # brackets nested thousands deep
+        raise FormatError(f"{p}: not valid TOML: nested too deep") from None
     return _build(data, str(p))
 
 
@@ -327,4 +329,6 @@ def format_from_text(text: str, source: str = "<format>") -> Format:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise FormatError(f"{source}: not valid TOML: {exc}") from None
+    except RecursionError:             # brackets nested thousands deep
+        raise FormatError(f"{source}: not valid TOML: nested too deep") from None
     return _build(data, source)

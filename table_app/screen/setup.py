@@ -35,7 +35,7 @@ def load_names(path: Path | None = None) -> dict[int, str]:
     broken file must not stop the table)."""
     try:
         raw = json.loads((path or names_path()).read_text("utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):     # (brackets nested thousands deep)
         return {}
     if not isinstance(raw, dict):
         return {}

@@ -192,10 +192,15 @@ def _pwrite_all(fd: int, data: bytes, at: int) -> None:
         done += n
 
 
+MAX_LINE = 64 * 1024      # an entry is a few dozen bytes; a longer line is not one
+
+
 def _entry(raw: bytes) -> dict[str, Any] | None:
+    if len(raw) > MAX_LINE:
+        return None
     try:
         entry = json.loads(raw)
-    except ValueError:                 # bad JSON, bad UTF-8
+    except (ValueError, RecursionError):     # bad JSON, bad UTF-8, brackets nested deep
         return None
     if not isinstance(entry, dict) or not isinstance(entry.get("k"), str) \
             or not isinstance(entry.get("t"), (int, float)):
