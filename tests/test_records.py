@@ -519,3 +519,48 @@ def test_records_an_earlier_version_left_half_made_open_again(tmp_path: Path) ->
     engine.dispose()
     db = Records(url)
     assert db.record(_records(1)[0]) and len(db.games()) == 1
+
+
+def test_a_pi_without_a_clock_dates_its_games_after_the_last_not_in_1970(
+        tmp_path: Path) -> None:
+    # no real-time clock and no network: the Pi says 1970, and the games fell outside their
+    # season; now such a game is dated after the last one, marked, and the host sets it
+    import sys
+    from datetime import UTC, datetime
+
+    from table_app.records.recorder import Recorder
+    from table_app.records.store import EARLIEST
+    from table_app.table.virtual import run_virtual, virtual_table
+    url = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    ended = []
+    notes: list[str] = []
+    for i, wall in enumerate((datetime(2027, 3, 1, 20, 0, tzinfo=UTC),
+                              datetime(1970, 1, 1, 0, 5, tzinfo=UTC))):
+        app, bots, clock, _ = virtual_table(tmp_path / f"j{i}", seed=4 + i)
+        recorder = Recorder(app, dict, local=url, note=notes.append)
+        recorder.wall = lambda wall=wall: wall
+        app.observers.append(recorder)
+        run_virtual(app, bots, clock)
+        app.close()
+        [gid] = recorder.done
+        ended.append(Records(url).game(gid))
+    assert ended[0].ended == "2027-03-01T20:00:00+00:00" and ended[0].dated == "clock"
+    assert ended[1].ended == ended[0].ended and ended[1].dated == "guessed"
+    assert ended[1].started <= ended[1].ended and EARLIEST.year == 2026
+    assert "this Pi's clock says 1970-01-01" in notes[-1] and "records date" in notes[-1]
+    env = {**os.environ, "TABLE_APP_SETTINGS": str(tmp_path / "none.toml"), "TZ": "UTC"}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "table_app", "records", "--db", url,
+                               *args], capture_output=True, text=True, env=env, timeout=120)
+    listed = {line[:8]: line for line in run("list").stdout.splitlines()}
+    assert listed[ended[1].id[:8]].split()[1].startswith("~2027-03-01")
+    assert "~" not in listed[ended[0].id[:8]]
+    span = datetime.fromisoformat(ended[1].ended) - datetime.fromisoformat(ended[1].started)
+    got = run("date", ended[1].id[:8], "2027-03-01", "22:15")
+    assert got.returncode == 0, got.stderr
+    g = Records(url).game(ended[1].id)
+    assert g.ended == "2027-03-01T22:15:00+00:00" and g.dated == "host"
+    assert datetime.fromisoformat(g.ended) - datetime.fromisoformat(g.started) == span
+    bad = run("date", ended[1].id[:8], "soon")
+    assert bad.returncode == 2 and "not a date and time" in bad.stderr

@@ -41,6 +41,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:   # type: ignore[type-a
     at.add_argument("id")
     at.add_argument("seat", type=int)
     at.add_argument("name")
+    da = rs.add_parser("date", help="set when a game ended (a Pi without a clock guessed)")
+    da.add_argument("id")
+    da.add_argument("when", nargs="+", help="as 2026-12-01 21:30 (this Pi's time zone)")
     sy = rs.add_parser("sync", help="send the games the league's database lacks")
     sy.add_argument("--to", help="the league's URL (default: the settings' records.url)")
     r.set_defaults(func=main)
@@ -81,7 +84,9 @@ def _run(args: argparse.Namespace) -> int:
     if a == "list":
         for g in db.games(**filters):
             names = ", ".join(x.name for x in g.seats if not x.name.startswith("seat "))
-            print(f"{g.id[:8]}  {g.ended[:16]}  {g.format:8} {g.players:2}  "
+            # (a date the Pi guessed, its clock not set, is marked ~)
+            mark = "~" if g.dated == "guessed" else " "
+            print(f"{g.id[:8]} {mark}{g.ended[:16]}  {g.format:8} {g.players:2}  "
                   f"winner {g.winner or '-':8}  {names}")
     elif a == "show":
         g = db.game(args.id)
@@ -138,6 +143,9 @@ def _run(args: argparse.Namespace) -> int:
         db.rename(args.old, args.new)
     elif a == "attribute":
         db.attribute(db.game(args.id).id, args.seat, args.name)
+    elif a == "date":
+        g = db.redate(args.id, " ".join(args.when))
+        print(f"{g.id[:8]} now ended {g.ended}")
     elif a == "sync":
         url = args.to or s.records_url
         if not url:

@@ -28,6 +28,7 @@ from .store import (
     damaged,
     default_url,
     from_script,
+    plausible_end,
     sqlite_file,
     sync,
 )
@@ -72,6 +73,8 @@ class Recorder:
         self._stop = threading.Event()
         #: waits between tries of an unreachable league; True means the table is closing
         self.sleep = sleep or self._stop.wait
+        #: the wall clock (a Pi without a clock and no network says 1970: see plausible_end)
+        self.wall: Callable[[], datetime] = lambda: datetime.now(UTC)
 
     def __call__(self, table: Any) -> None:
         self.keep(table)
@@ -87,7 +90,11 @@ class Recorder:
         gid = game_id(start)
         if gid in self.done:
             return True
-        now = datetime.now(UTC)
+        try:
+            last = self._records().last_ended()
+        except RecordsError:
+            last = None
+        now, dated = plausible_end(self.wall(), last)
         # the journal's times are the game's clock: the start is that long before now
         began = now - timedelta(seconds=max(0.0, float(table.now) - float(start["t"])))
         try:
@@ -95,6 +102,7 @@ class Recorder:
                               began.isoformat(timespec="seconds"),
                               now.isoformat(timespec="seconds"), table.cfg.lang, gid,
                               self.club, self.table_name)
+            rec.dated = dated
         except Exception as e:       # never the table's end: the journal keeps the game
             self.note(f"the game could not be made a record ({type(e).__name__}: {e}): "
                       f"its journal is kept")
@@ -114,11 +122,19 @@ class Recorder:
             return True
         self.done.add(gid)
         if new:
-            self.note(f"game recorded ({gid[:8]})")
+            self.note(f"game recorded ({gid[:8]})" + (
+                "" if dated == "clock" else f"; this Pi's clock says {self.wall():%Y-%m-%d}, "
+                f"so it is dated after the last game: set its date with `table-app records "
+                f"date {gid[:8]} YYYY-MM-DD HH:MM`"))
         self.top = self.season_top()
         if self.league:
             self.send()
         return True
+
+    def _records(self) -> Records:
+        if self.records is None:
+            self.records = Records(self.local_url or default_url())
+        return self.records
 
     def _write(self, rec: GameRecord) -> bool:
         """The game into the local records; a damaged database file is moved aside (said)

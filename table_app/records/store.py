@@ -27,7 +27,7 @@ from ..rules import run_script
 from ..rules.roles import ROLE
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
-HEAD = "0002"
+HEAD = "0003"
 
 meta = sa.MetaData()
 players = sa.Table(
@@ -50,6 +50,7 @@ games = sa.Table(
     sa.Column("club", sa.String(80), nullable=False, server_default=""),
     sa.Column("table_name", sa.String(80), nullable=False, server_default=""),
     sa.Column("synced", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("dated", sa.String(8), nullable=False, server_default="clock"),
 )
 seats = sa.Table(
     "seats", meta,
@@ -105,6 +106,9 @@ class GameRecord:
     club: str = ""
     table_name: str = ""
     seats: list[SeatRecord] = field(default_factory=list)
+    #: how the date was known: "clock" (the Pi's), "guessed" (its clock was not
+    #: plausible: a Pi with no clock and no network starts in 1970), "host" (set after)
+    dated: str = "clock"
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -117,6 +121,25 @@ class GameRecord:
         except TypeError as e:
             raise RecordsError(f"not a game record: {e}") from None
         return rec
+
+
+def _parse(text: str) -> datetime:
+    when = datetime.fromisoformat(text)
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+#: no game of this version ends before its release: a clock earlier than that is wrong
+EARLIEST = datetime(2026, 12, 1, tzinfo=UTC)
+
+
+def plausible_end(now: datetime, last: str | None) -> tuple[datetime, str]:
+    """When a game that ends now ended, and how that is known: the wall clock when it is
+    later than this version's release and than the last game recorded; else (a Pi with no
+    clock and no network) the last game's end, or the release, marked "guessed"."""
+    floor = max(EARLIEST, _parse(last)) if last else EARLIEST
+    if now >= floor:
+        return now, "clock"
+    return floor, "guessed"
 
 
 def now_text() -> str:
@@ -238,6 +261,31 @@ class Records:
             c.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat)
                       .values(player_id=self._player(c, name), name=name))
 
+    def redate(self, game_id: str, ended: str) -> GameRecord:
+        """The host sets when a game ended (ISO date and time, as "2026-12-01 21:30"): its
+        start moves with it, and it is dated "host"."""
+        try:
+            when = datetime.fromisoformat(ended.strip().replace(" ", "T"))
+        except ValueError:
+            raise RecordsError(f"{ended!r} is not a date and time such as "
+                               f"2026-12-01 21:30") from None
+        if when.tzinfo is None:
+            when = when.astimezone()                 # the Pi's own time zone
+        g = self.game(game_id)
+        span = _parse(g.ended) - _parse(g.started)
+        with self.engine.begin() as c:
+            c.execute(games.update().where(games.c.id == g.id).values(
+                ended=when.astimezone(UTC).isoformat(timespec="seconds"),
+                started=(when - span).astimezone(UTC).isoformat(timespec="seconds"),
+                dated="host"))
+        return self.game(g.id)
+
+    def last_ended(self) -> str | None:
+        """When the newest game ended, or None for no game."""
+        with self.engine.connect() as c:
+            got = c.execute(sa.select(sa.func.max(games.c.ended))).scalar()
+        return str(got) if got else None
+
     # -- reading -------------------------------------------------------------------------
     def games(self, player: str | None = None, fmt: str | None = None,
               since: str | None = None, until: str | None = None,
@@ -271,7 +319,7 @@ class Records:
     def _game(self, c: Connection, r: Any) -> GameRecord:
         rec = GameRecord(**{k: r[k] for k in ("id", "format", "players", "lang", "started",
                                               "ended", "host", "winner", "script", "club",
-                                              "table_name")},
+                                              "table_name", "dated")},
                          options=json.loads(r["options"] or "{}"))
         for s in c.execute(sa.select(seats).where(seats.c.game_id == r["id"])
                            .order_by(seats.c.seat)).mappings():
