@@ -368,3 +368,30 @@ def test_the_next_game_may_have_new_players_or_another_format(tmp_path: Path) ->
     table = app.next_game(fmt_id="city", players=8, lang="uz", deal="app")
     assert (table.cfg.fmt.id, table.cfg.players, table.cfg.lang) == ("city", 8, "uz")
     assert json.loads((tmp_path / "j").read_text().splitlines()[0])["fmt"] == "city"
+
+
+def test_bots_tap_like_people_however_late_their_loop_runs() -> None:
+    # a loaded machine ran the demo's loop late: a bot's press and release were fired in one
+    # pass, both stamped with that moment, and the grammar took the tap for a bounce (a
+    # card deal then waited for an assignment that never came)
+    import queue
+
+    from table_app.clock import FakeClock
+    from table_app.pads import FakePads
+    from table_app.pads.events import PadEdge
+    from table_app.table.bots import TAP, TableBots
+    clock = FakeClock()
+    inbox: queue.Queue[object] = queue.Queue()
+    pads = FakePads(12, inbox.put, clock)
+    bots = TableBots(pads, seed=1)
+    t0 = clock.now() + 1.0
+    bots._press_for(5, t0, TAP)
+    clock.set(t0 + 0.7)                         # the loop comes back 0.7 s late
+    bots.fire(clock.now())
+    edges = []
+    while not inbox.empty():
+        e = inbox.get_nowait()
+        if isinstance(e, PadEdge):
+            edges.append(e)
+    assert [(e.seat, e.pressed) for e in edges] == [(5, True), (5, False)]
+    assert edges[1].t - edges[0].t == pytest.approx(TAP) and edges[0].t == t0

@@ -147,9 +147,9 @@ class PadBackend:
     def close(self) -> None:
         """Release the hardware."""
 
-    def _edge(self, seat: int, pressed: bool) -> None:
+    def _edge(self, seat: int, pressed: bool, at: float | None = None) -> None:
         self.down[seat] = pressed
-        self.sink(PadEdge(seat, pressed, self.clock.now()))
+        self.sink(PadEdge(seat, pressed, self.clock.now() if at is None else at))
 
     def is_down(self, seat: int) -> bool:
         """Is the seat's button down now, as far as the hardware says?"""
@@ -179,11 +179,13 @@ class FakePads(PadBackend):
         if len(self.history) > 2 * self.HISTORY:
             del self.history[:self.HISTORY]        # the oldest half, now and then
 
-    def press(self, seat: int) -> None:
-        self._edge(seat, True)
+    def press(self, seat: int, at: float | None = None) -> None:
+        """The seat's button goes down, now or at the pad-clock time `at` (a bot's planned
+        moment, whenever its loop gets to it)."""
+        self._edge(seat, True, at)
 
-    def release(self, seat: int) -> None:
-        self._edge(seat, False)
+    def release(self, seat: int, at: float | None = None) -> None:
+        self._edge(seat, False, at)
 
     def held(self, seat: int) -> None:
         self.sink(PadHeld(seat, self.clock.now()))

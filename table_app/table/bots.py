@@ -43,9 +43,12 @@ class TableBots:
     def fire(self, now: float) -> None:
         """Press and release whatever is due."""
         while self.events and self.events[0][0] <= now:
-            _, _, seat, down = heapq.heappop(self.events)
+            t, _, seat, down = heapq.heappop(self.events)
             (self.down.add if down else self.down.discard)(seat)
-            (self.pads.press if down else self.pads.release)(seat)
+            # stamped when it was planned, as a pad stamps its edges: a loop running late
+            # (a loaded machine) fired press and release in one pass, stamped alike, and the
+            # grammar took the tap for a bounce
+            (self.pads.press if down else self.pads.release)(seat, at=t)
 
     def _schedule(self, t: float, seat: int, down: bool) -> None:
         self.order += 1
