@@ -447,3 +447,77 @@ def test_on_a_nearly_full_disk_the_journal_grows_by_what_an_entry_needs(
     j.close()
     assert Journal.read(tmp_path / "j") == [start, {"t": 1.0, "k": "tick"}]
     assert (tmp_path / "j").stat().st_size < 4096
+
+
+def test_the_records_drill_keeps_every_game_exactly_once(tmp_path: Path,
+                                                        monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Three games killed at random moments, a journal torn in its last entry at a random
+    byte, the table killed just after each game's last vote (before its record), and the
+    records locked by another program when one game ends: every game ends as it did
+    uninterrupted, and is in the records exactly once."""
+    import os
+    import random
+    import sqlite3
+
+    from table_app.records.recorder import Recorder
+    from table_app.records.store import Records
+    state = tmp_path / "state"
+    monkeypatch.setenv("XDG_STATE_HOME", str(state))   # the waiting folder, this test's
+    url = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    recorders: list[Recorder] = []
+
+    def attach(app: object) -> None:
+        rec = Recorder(app, dict, local=url, note=lambda text: None)
+        app.observers.append(rec)                      # type: ignore[attr-defined]
+        app.keepers.append(rec.keep)                   # type: ignore[attr-defined]
+        rec.resume()
+        recorders.append(rec)
+
+    def kill(app: object) -> None:                     # no goodbye: the fds just go
+        os.close(app.journal._fd)                      # type: ignore[attr-defined]
+        os.close(app.journal._lock)                    # type: ignore[attr-defined]
+
+    rng = random.Random(31)
+    want = {}
+    for fmt_id, players, seed in (("yakuza", 12, 41), ("classic", 11, 42),
+                                  ("city", 12, 43)):
+        ref_app, ref_bots, ref_clock, _ = virtual_table(
+            tmp_path / f"{fmt_id}-ref", seed=seed, fmt_id=fmt_id, players=players)
+        want[fmt_id] = run_virtual(ref_app, ref_bots, ref_clock).game.outcome()
+        total = len(ref_app.entries)
+        ref_app.close()
+        journal = tmp_path / f"{fmt_id}.journal"
+        app, bots, clock, _ = virtual_table(journal, seed=seed, fmt_id=fmt_id,
+                                            players=players, attach=attach)
+        for cut in sorted(rng.sample(range(5, total - 5), 6)):
+            run_virtual(app, bots, clock, until=lambda t, c=cut, a=app: len(a.entries) >= c)
+            kill(app)
+            if rng.random() < 0.5:                 # the power cut mid-write: a torn tail
+                data = journal.read_bytes().rstrip(b"\0")
+                last = data.rstrip(b"\n").rfind(b"\n") + 1
+                journal.write_bytes(data[:rng.randrange(last + 1, len(data))])
+            app, bots, clock, _ = virtual_table(journal, seed=seed, fmt_id=fmt_id,
+                                                players=players, attach=attach)
+        # the last vote journaled and applied, the table killed before its record
+        recorders[-1].keep = lambda table: True    # type: ignore[method-assign]
+        app.observers.clear()
+        end = run_virtual(app, bots, clock)
+        assert end.stage == "over"
+        assert end.game.outcome() == want[fmt_id], fmt_id
+        kill(app)
+        lock = None
+        if fmt_id == "classic":                    # another program holds the records
+            lock = sqlite3.connect(tmp_path / "records.sqlite", isolation_level=None)
+            lock.execute("BEGIN EXCLUSIVE")
+        app, _, _, _ = virtual_table(journal, seed=seed, fmt_id=fmt_id, players=players,
+                                     attach=attach)
+        if lock is not None:
+            lock.execute("ROLLBACK")
+            lock.close()
+        app.close()
+    app, _, _, _ = virtual_table(tmp_path / "last.journal", attach=attach)  # a next start
+    app.close()
+    games = Records(url).games()
+    assert sorted(g.format for g in games) == ["city", "classic", "yakuza"]
+    assert {g.format: g.winner for g in games} == {f: o.winner for f, o in want.items()}
+    assert not list((state / "table-app" / "records-waiting").glob("*.json"))

@@ -32,8 +32,11 @@ class Recorder:
 
 
 def virtual_table(journal: str | Path, voice: Voice | None = None, seed: int = 1,
-                  seats: int = 12, sync: bool = False, **game: object) -> tuple[
+                  seats: int = 12, sync: bool = False,
+                  attach: Callable[[TableApp], None] | None = None, **game: object) -> tuple[
                       TableApp, TableBots, FakeClock, FakePads]:
+    """A table on a fake clock with bots; `attach(app)` runs before the journal is opened
+    (a records keeper, as the real table attaches its recorder)."""
     clock = FakeClock()
     inbox: queue.Queue[Input] = queue.Queue()
     pads = FakePads(seats, inbox.put, clock)
@@ -41,6 +44,8 @@ def virtual_table(journal: str | Path, voice: Voice | None = None, seed: int = 1
     if isinstance(rec, Recorder):
         rec.clock = clock
     app = TableApp(pads, rec, clock, journal, inbox, GrammarConfig(), sync=sync)
+    if attach is not None:
+        attach(app)
     app.open(seed=seed, **game)  # type: ignore[arg-type]
     follow_journal(app, clock)
     bots = TableBots(pads, seed)
