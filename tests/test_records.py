@@ -564,3 +564,22 @@ def test_a_pi_without_a_clock_dates_its_games_after_the_last_not_in_1970(
     assert datetime.fromisoformat(g.ended) - datetime.fromisoformat(g.started) == span
     bad = run("date", ended[1].id[:8], "soon")
     assert bad.returncode == 2 and "not a date and time" in bad.stderr
+
+
+def test_records_locked_by_another_program_say_so_and_never_raise_a_database_error(
+        tmp_path: Path) -> None:
+    # a table whose records were open already: a lock at a game's end came out of
+    # `last_ended` as SQLAlchemy's OperationalError, which nothing caught
+    import sqlite3
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    db = Records(url)
+    db.record(_records(1)[0])
+    other = sqlite3.connect(tmp_path / "r.sqlite", isolation_level=None)
+    other.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(RecordsError, match="locked"):
+            db.last_ended()
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert db.last_ended() == _records(1)[0].ended

@@ -184,6 +184,21 @@ def default_url() -> str:
     return f"sqlite:///{state_dir() / 'records.sqlite'}"
 
 
+def _db_errors(method: Any) -> Any:
+    """A database that fails under a method (locked by another program, damaged, gone) is a
+    RecordsError, which the table catches, never a traceback."""
+    import functools
+
+    @functools.wraps(method)
+    def wrapped(self: Records, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except (sa.exc.SQLAlchemyError, OSError) as e:
+            raise RecordsError(f"the records at {safe_url(self.url)} failed: "
+                               f"{_short(e)}") from None
+    return wrapped
+
+
 class Records:
     """One records database."""
 
@@ -235,6 +250,7 @@ class Records:
             return int(found[0])
         return int(c.execute(players.insert().values(name=name)).inserted_primary_key[0])
 
+    @_db_errors
     def rename(self, old: str, new: str) -> None:
         """A player's name spelled anew (merging, if the new spelling is a player too)."""
         with self.engine.begin() as c:
@@ -251,6 +267,7 @@ class Records:
             c.execute(seats.update().where(seats.c.player_id == (b[0] if b else a[0]))
                       .values(name=new))
 
+    @_db_errors
     def attribute(self, game_id: str, seat: int, name: str) -> None:
         """Say after the fact who sat at `seat` in a game."""
         with self.engine.begin() as c:
@@ -261,6 +278,7 @@ class Records:
             c.execute(seats.update().where(seats.c.game_id == game_id, seats.c.seat == seat)
                       .values(player_id=self._player(c, name), name=name))
 
+    @_db_errors
     def redate(self, game_id: str, ended: str) -> GameRecord:
         """The host sets when a game ended (ISO date and time, as "2026-12-01 21:30"): its
         start moves with it, and it is dated "host"."""
@@ -280,6 +298,7 @@ class Records:
                 dated="host"))
         return self.game(g.id)
 
+    @_db_errors
     def last_ended(self) -> str | None:
         """When the newest game ended, or None for no game."""
         with self.engine.connect() as c:
@@ -287,6 +306,7 @@ class Records:
         return str(got) if got else None
 
     # -- reading -------------------------------------------------------------------------
+    @_db_errors
     def games(self, player: str | None = None, fmt: str | None = None,
               since: str | None = None, until: str | None = None,
               club: str | None = None) -> list[GameRecord]:
@@ -306,6 +326,7 @@ class Records:
             rows = c.execute(q).mappings().all()
             return [self._game(c, r) for r in rows]
 
+    @_db_errors
     def game(self, game_id: str) -> GameRecord:
         with self.engine.connect() as c:
             rows = c.execute(sa.select(games).where(games.c.id == game_id)).mappings().all() \
@@ -328,12 +349,14 @@ class Records:
                 "out_by")}))
         return rec
 
+    @_db_errors
     def unsynced(self) -> list[GameRecord]:
         with self.engine.connect() as c:
             rows = c.execute(sa.select(games).where(games.c.synced == sa.false())
                              .order_by(games.c.ended)).mappings().all()
             return [self._game(c, r) for r in rows]
 
+    @_db_errors
     def mark_synced(self, ids: Iterable[str]) -> None:
         with self.engine.begin() as c:
             for i in ids:
