@@ -16,4 +16,9 @@ os.environ["TABLE_APP_PAD_SECRET"] = os.path.join(_NOWHERE, "pad-secret")
 with open(os.environ["TABLE_APP_PAD_SECRET"], "wb") as _f:
     _f.write(b"this-test-run\n")
 os.environ.setdefault("TABLE_APP_SETTINGS", os.path.join(_NOWHERE, "no-settings.toml"))
+# and none of its records, names or journals: a demo or a table a test starts keeps its games
+# in this run's folder (they went into the machine's own records.sqlite, where a run of an
+# older checkout then met a newer schema)
+os.environ["XDG_STATE_HOME"] = os.path.join(_NOWHERE, "state")
+os.environ["XDG_CONFIG_HOME"] = os.path.join(_NOWHERE, "config")
 os.environ.setdefault("TABLE_APP_PORT", "none")

@@ -583,3 +583,16 @@ def test_records_locked_by_another_program_say_so_and_never_raise_a_database_err
         other.execute("ROLLBACK")
         other.close()
     assert db.last_ended() == _records(1)[0].ended
+
+
+def test_records_of_a_newer_table_app_are_a_clear_error_not_a_crash(tmp_path: Path) -> None:
+    # an older checkout meeting a schema it does not know: Alembic's CommandError came out
+    # of Records(), and the table died at the game's end with a traceback
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    Records(url).close()
+    engine = sa.create_engine(url)
+    with engine.begin() as c:
+        c.exec_driver_sql("UPDATE alembic_version SET version_num = '9999'")
+    engine.dispose()
+    with pytest.raises(RecordsError, match="are of a newer table-app"):
+        Records(url)

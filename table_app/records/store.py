@@ -220,6 +220,14 @@ class Records:
         except (sa.exc.SQLAlchemyError, OSError, ValueError) as e:
             raise RecordsError(f"the records at {safe_url(self.url)} cannot be opened: "
                                f"{_short(e)}") from None
+        except Exception as e:
+            from alembic.util import CommandError
+            if not isinstance(e, CommandError):
+                raise
+            # a schema this version does not know: a newer table-app made it
+            raise RecordsError(f"the records at {safe_url(self.url)} are of a newer "
+                               f"table-app ({_short(e)}): update this one, or give it other "
+                               f"records") from None
 
     def close(self) -> None:
         self.engine.dispose()
