@@ -35,8 +35,8 @@ except ImportError:
 # the kinds of frame, as plain globals (one lookup, not a module's and then its attribute)
 ACK, BEAT, HELLO, SHOW, BRIGHT = pl.ACK, pl.BEAT, pl.HELLO, pl.SHOW, pl.BRIGHT
 
-PI_BEAT = bytes(pl.frame(BEAT, 0))    # the Pi's heartbeat, byte for byte
-ACK_LEN = len(pl.ack_frame(1))        # every ack is this long on the wire (COBS of 4 bytes)
+# every ack is this long on the wire (COBS of 4 bytes and the MAC's 4)
+ACK_LEN = len(pl.ack_frame(1, bytes(8)))
 
 ticks_ms = time.ticks_ms
 ticks_us = time.ticks_us
@@ -112,13 +112,11 @@ class Controller:
         except (ImportError, AttributeError):
             self.bulk = False
         self.zeros = bytes(len(self.back[0]))     # every strip is as long
-        # the heartbeat and the stats, made in place (pack and frame made them anew each
-        # time: 1.7 ms every 400 ms, the longest stall of the scan): their bodies, filled
-        # field by field, and their frames, encoded into the same buffers each time
+        # the heartbeat's and the stats' bodies, filled in place field by field (pack made
+        # them anew each time: with their frames 1.7 ms every 400 ms, the scan's longest
+        # stall)
         self.beat_body = bytearray(4)
         self.stats_body = bytearray(14)
-        self.beat_out = pl.frame(BEAT, 0, self.beat_body)
-        self.stats_out = pl.frame(pl.STATS, 0, self.stats_body)
         self.sums = [0] * cfg.SEATS               # each ring's channel sum, kept up to date
         self.work_us = 0                          # time spent doing something (STATS)
         self.io_us = 0                            # system calls apart from it (see step)
@@ -126,6 +124,10 @@ class Controller:
         self.last_host = now
         self.now = now                            # the step's time, for frames being taken
         self.take = self.handle                   # made once: a bound method is an allocation
+        # the session's MAC key, made at each hello; until the first, every frame but a
+        # hello is dropped (padlink: the session's MAC)
+        self.key = None
+        self.pi_beat = b""                        # the Pi's heartbeat this session, as sent
         self.host_alive = False
         self.last_beat = now
         self.stats_due = False                    # the stats follow each heartbeat
@@ -247,12 +249,12 @@ class Controller:
             # press's work: False)
             queue = self.sender.queue
             if queue:
-                ack = pl.ack_frame(queue[0][0])
+                ack = pl.ack_frame(queue[0][0], self.key)
                 if got.startswith(ack):
                     self.sender.ack(queue[0][0])
                     self.last_host = now
                     start = len(ack)
-            if not start and got == PI_BEAT:
+            if not start and got == self.pi_beat:
                 self.last_host = now
                 return False
         if start < n:
@@ -265,6 +267,10 @@ class Controller:
         # the frames of play (acks, heartbeats, pictures) in machine code; the rest, rare,
         # in `setup` (bytecode): on the RP2040 (armv6m) a native function's branches reach
         # only so far, and one function for every kind is too big to load
+        body = pl.opened(self.key, kind, seq, body)
+        if body is None:
+            self.decoder.bad += 1    # its MAC is wrong (forged, or of another session)
+            return
         now = self.now
         self.last_host = now
         if not self.host_alive:
@@ -307,10 +313,14 @@ class Controller:
 
     def hello(self, seq, body):
         # a connection (a new Pi, or the same one after a cut): frames older than this
-        # hello are never taken again; answer who we are, and prove the pairing
+        # hello are never taken again; answer who we are, and prove the pairing; the
+        # session's key signs every frame from here on
         self.receiver.reset(seq)
         self.sender.restart()
         challenge = pl.unpack(pl.HELLO, body).get("challenge", b"")
+        self.key = pl.session_key(SECRET, challenge, self.boot)
+        self.sender.rekey(self.key)
+        self.pi_beat = bytes(pl.frame(BEAT, 0, b"", self.key))
         self.write(pl.frame(pl.HELLO_REPLY, 0, pl.pack(
             pl.HELLO_REPLY, protocol=PROTOCOL, seats=cfg.SEATS, ring=cfg.RING, boot=self.boot,
             proof=pl.proof(SECRET, challenge), version=cfg.FIRMWARE)))
@@ -359,8 +369,7 @@ class Controller:
         if ticks_diff(now, self.last_beat) >= cfg.BEAT_MS:
             self.last_beat = now
             pl.put(self.beat_body, 0, 4, now)
-            pl.encode_frame(BEAT, 0, self.beat_body, self.beat_out)    # always as long: n + 6
-            self.write(self.beat_out)
+            self.write(pl.frame(BEAT, 0, self.beat_body, self.key))
             self.stats_due = True
         elif self.stats_due and ticks_diff(now, self.last_beat) >= cfg.BEAT_MS // 2:
             # the stats half a beat later: the two together were the scan's longest step
@@ -371,8 +380,7 @@ class Controller:
             pl.put(b, 4, 2, self.sender.dropped)
             pl.put(b, 6, 4, self.work_us)
             pl.put(b, 10, 4, self.io_us)
-            pl.encode_frame(pl.STATS, 0, b, self.stats_out)
-            self.write(self.stats_out)
+            self.write(pl.frame(pl.STATS, 0, b, self.key))
 
     # -- the rings ------------------------------------------------------------------------
     def dark(self):
@@ -472,8 +480,9 @@ class Controller:
             if ACK_LEN * len(acks) > self.room:
                 del acks[self.room // ACK_LEN:]     # what fits; the Pi sends the rest again
             if acks:
-                self.write(pl.ack_frame(acks[0]) if len(acks) == 1
-                           else b"".join([pl.ack_frame(q) for q in acks]))
+                key = self.key
+                self.write(pl.ack_frame(acks[0], key) if len(acks) == 1
+                           else b"".join([pl.ack_frame(q, key) for q in acks]))
             acks.clear()
             self.work_us += ticks_diff(ticks_us(), began) - (self.io_us - io)
 

@@ -7,6 +7,17 @@
 # runs, so without this such a fault would reset the Pico every 2 s, for good (flashing
 # MicroPython again keeps the files, and the fault with them). What failed is kept in
 # padlink.ERROR_FILE. A fault later, in play, restarts the controller, as the watchdog would.
+import micropython
+
+# First of all: a byte 0x03 on the link is data, not Ctrl-C. A Pi that opens the port
+# while the Pico boots sends its hello at once (and every 30 ms), and any 0x03 in it (the
+# protocol number, 3, is one) interrupted main.py before the controller had switched
+# Ctrl-C off: main.py ended at the REPL and the pads were dead until the next power-up.
+try:
+    micropython.kbd_intr(-1)
+except AttributeError:
+    pass
+
 import os
 import sys
 import time
@@ -35,6 +46,11 @@ def _keep(e):
 
 
 why = _safe_mode_asked()
+if why is not None:
+    try:
+        micropython.kbd_intr(3)     # the REPL's Ctrl-C again, for mpremote
+    except AttributeError:
+        pass
 if why == "update":
     print("pad controller: safe mode, ready for a firmware update")
 elif why is not None:

@@ -23,7 +23,7 @@ except ImportError:      # CPython (the Pi's side): the decorators change nothin
     ptr16 = ptr8
 
 
-PROTOCOL = 2
+PROTOCOL = 3      # 3: every frame after the hello carries a MAC (a truncated HalfSipHash)
 
 HELLO = 1        # Pi -> pad   reliable   [protocol, challenge (8)]
 HELLO_REPLY = 2  # pad -> Pi              [protocol, seats, ring size, boot id (4),
@@ -258,6 +258,180 @@ def encode_frame(kind, seq, body, out):
     return _encode(kind, seq, body, out, 1)
 
 
+# -- the session's MAC ------------------------------------------------------------------
+# After the hello every frame but HELLO and HELLO_REPLY carries 4 more bytes at the end of
+# its body: HalfSipHash-2-4 (32-bit) of kind, seq and body under the session's key, which
+# both sides make from the pairing secret, the Pi's challenge and the controller's boot id.
+# A frame whose MAC is wrong is dropped and counted bad: a CRC alone let any device on the
+# link forge a press of any seat.
+MAC_LEN = 4
+# sent before there is a key; and the update request, which `table-app firmware install`
+# must be able to send to a controller paired with another table (a forged one can only
+# restart the controller into its safe mode, which the table shows as pads gone)
+UNSIGNED = (HELLO, HELLO_REPLY, UPDATE)
+
+
+def session_key(secret, challenge, boot):
+    """The session's 8-byte MAC key (both sides, once a hello)."""
+    import hashlib
+    return hashlib.sha256(b"table-app session " + bytes(secret) + bytes(challenge)
+                          + bytes(boot)).digest()[:8]
+
+
+try:
+    import sys as _sys
+    _ON_MICROPYTHON = _sys.implementation.name == "micropython"
+except AttributeError:
+    _ON_MICROPYTHON = False
+
+if _ON_MICROPYTHON:
+    @micropython.viper
+    def _hsip(key, data, start: int, end: int) -> uint:
+        # HalfSipHash-2-4 of data[start:end] under the 8-byte key: the same as _hsip_py
+        # below (a test holds the two and the reference's vectors together), in machine
+        # words; each step is masked to 32 bits, as a uint is 64 on a 64-bit port
+        k = ptr8(key)
+        d = ptr8(data)
+        w = (uint(0xFFFF) << 16) | uint(0xFFFF)
+        k0 = uint(k[0]) | (uint(k[1]) << 8) | (uint(k[2]) << 16) | (uint(k[3]) << 24)
+        k1 = uint(k[4]) | (uint(k[5]) << 8) | (uint(k[6]) << 16) | (uint(k[7]) << 24)
+        v0 = k0
+        v1 = k1
+        v2 = ((uint(0x6C79) << 16) | uint(0x6765)) ^ k0
+        v3 = ((uint(0x7465) << 16) | uint(0x6462)) ^ k1
+        n = end - start
+        i = start
+        stop = start + (n & ~3)
+        m = uint(0)
+        last = 0                 # 0: the message's words, 1: its last (with the length), 2: done
+        while True:
+            if i < stop:
+                m = uint(d[i]) | (uint(d[i + 1]) << 8) | (uint(d[i + 2]) << 16) | (
+                    uint(d[i + 3]) << 24)
+                i += 4
+                c = 2
+            elif last == 0:
+                m = (uint(n) << 24) & w
+                left = end - i
+                if left >= 3:
+                    m |= uint(d[i + 2]) << 16
+                if left >= 2:
+                    m |= uint(d[i + 1]) << 8
+                if left >= 1:
+                    m |= uint(d[i])
+                last = 1
+                c = 2
+            else:
+                v2 ^= uint(0xFF)
+                c = 4
+                last = 2
+            if last < 2:
+                v3 ^= m
+            r = 0
+            while r < c:
+                v0 = (v0 + v1) & w
+                v1 = ((v1 << 5) & w) | (v1 >> 27)
+                v1 ^= v0
+                v0 = ((v0 << 16) & w) | (v0 >> 16)
+                v2 = (v2 + v3) & w
+                v3 = ((v3 << 8) & w) | (v3 >> 24)
+                v3 ^= v2
+                v0 = (v0 + v3) & w
+                v3 = ((v3 << 7) & w) | (v3 >> 25)
+                v3 ^= v0
+                v2 = (v2 + v1) & w
+                v1 = ((v1 << 13) & w) | (v1 >> 19)
+                v1 ^= v2
+                v2 = ((v2 << 16) & w) | (v2 >> 16)
+                r += 1
+            if last == 2:
+                break
+            v0 ^= m
+        return v1 ^ v3
+
+
+def _hsip_py(key, data, start, end):
+    """HalfSipHash-2-4 (32-bit output) of data[start:end] under the 8-byte key."""
+    w = 0xFFFFFFFF
+    k0 = key[0] | key[1] << 8 | key[2] << 16 | key[3] << 24
+    k1 = key[4] | key[5] << 8 | key[6] << 16 | key[7] << 24
+    v = [k0, k1, 0x6C796765 ^ k0, 0x74656462 ^ k1]
+
+    def rounds(c):
+        v0, v1, v2, v3 = v
+        for _ in range(c):
+            v0 = (v0 + v1) & w
+            v1 = ((v1 << 5) & w) | (v1 >> 27)
+            v1 ^= v0
+            v0 = ((v0 << 16) & w) | (v0 >> 16)
+            v2 = (v2 + v3) & w
+            v3 = ((v3 << 8) & w) | (v3 >> 24)
+            v3 ^= v2
+            v0 = (v0 + v3) & w
+            v3 = ((v3 << 7) & w) | (v3 >> 25)
+            v3 ^= v0
+            v2 = (v2 + v1) & w
+            v1 = ((v1 << 13) & w) | (v1 >> 19)
+            v1 ^= v2
+            v2 = ((v2 << 16) & w) | (v2 >> 16)
+        v[:] = [v0, v1, v2, v3]
+
+    n = end - start
+    i = start
+    while i + 4 <= end:
+        m = data[i] | data[i + 1] << 8 | data[i + 2] << 16 | data[i + 3] << 24
+        v[3] ^= m
+        rounds(2)
+        v[0] ^= m
+        i += 4
+    m = (n << 24) & w
+    for j in range(end - i):
+        m |= data[i + j] << (8 * j)
+    v[3] ^= m
+    rounds(2)
+    v[0] ^= m
+    v[2] ^= 0xFF
+    rounds(4)
+    return v[1] ^ v[3]
+
+
+if not _ON_MICROPYTHON:
+    _hsip = _hsip_py
+
+
+def _mac(key, kind, seq, body):
+    msg = bytearray(2 + len(body))
+    msg[0] = kind
+    msg[1] = seq
+    msg[2:] = body
+    m = _hsip(key, msg, 0, len(msg))
+    return bytes(((m >> 24) & 0xFF, (m >> 16) & 0xFF, (m >> 8) & 0xFF, m & 0xFF))
+
+
+def signed(key, kind, seq, body):
+    """The body as it goes on the wire: itself and its MAC (as it is, with no key or for a
+    kind sent before there is one)."""
+    if key is None or kind in UNSIGNED:
+        return body
+    return bytes(body) + _mac(key, kind, seq, body)
+
+
+def opened(key, kind, seq, body):
+    """The body of a frame received, its MAC checked and taken off; None when the MAC is
+    wrong or missing (as it is for a kind sent before there is a key)."""
+    if kind in UNSIGNED:
+        return body
+    n = len(body) - MAC_LEN
+    if key is None or n < 0:
+        return None
+    got = body[n:]
+    want = _mac(key, kind, seq, body[:n])
+    same = 0
+    for i in range(MAC_LEN):
+        same |= got[i] ^ want[i]
+    return body[:n] if same == 0 else None
+
+
 def cobs_encode(data):
     """COBS: the frame with no zero byte in it, so 0x00 can end every frame."""
     n = len(data)
@@ -273,20 +447,26 @@ def cobs_decode(data):
 
 
 _ACKS = {}
+_ACKS_KEY = [None]
 
 
-def ack_frame(seq):
-    """The ACK of `seq`, built once (an ACK goes out for every reliable frame)."""
+def ack_frame(seq, key=None):
+    """The ACK of `seq`, built once a session (an ACK goes out for every reliable frame)."""
+    if _ACKS_KEY[0] != key:
+        _ACKS.clear()
+        _ACKS_KEY[0] = key
     f = _ACKS.get(seq)
     if f is None:
-        f = _ACKS[seq] = bytes(frame(ACK, 0, bytes([seq])))
+        f = _ACKS[seq] = bytes(frame(ACK, 0, bytes([seq]), key))
     return f
 
 
 @micropython.native
-def frame(kind, seq, body=b""):
-    """One frame on the wire: COBS(kind, seq, body, crc) and a 0x00 (a bytearray, made in
-    one buffer)."""
+def frame(kind, seq, body=b"", key=None):
+    """One frame on the wire: COBS(kind, seq, body, its MAC under `key`, crc) and a 0x00 (a
+    bytearray, made in one buffer)."""
+    if key is not None:
+        body = signed(key, kind, seq, body)
     n = len(body) + 4
     out = bytearray(2 + n // 254 + n)
     w = _encode(kind, seq, body, out, 1)
@@ -374,6 +554,13 @@ class Sender:
         # writes a frame before it takes the next ack (the controller's one loop); the Pi
         # writes outside its lock, from two threads, so it makes each frame anew.
         self.spare = [] if reuse else None
+        self.key = None       # the session's MAC key (see rekey)
+
+    def rekey(self, key):
+        """A new session: the frames waiting are signed with its key from now on."""
+        self.key = key
+        for e in self.queue:
+            e[1] = frame(e[4], e[0], e[5], key)
 
     @micropython.native
     def add(self, kind, body, tag=None):
@@ -392,7 +579,7 @@ class Sender:
                     seq = seq % 255 + 1
                     if e[0] != seq:
                         e[0] = seq
-                        e[1] = frame(e[4], seq, e[5])
+                        e[1] = frame(e[4], seq, e[5], self.key)
                 self.seq = seq
             self.queue = kept
         seq = self.seq = self.seq % 255 + 1          # 1..255; 0 means 'not reliable'
@@ -400,18 +587,21 @@ class Sender:
             self.queue.pop(0)
             self.dropped += 1
         spare = self.spare
-        n = len(body)
+        wire = signed(self.key, kind, seq, body)
+        n = len(wire)
+        # (the body kept is a copy: the controller fills its edge's buffer in place, and a
+        # frame numbered or signed again is made from what is kept)
         # a frame of n < 250 body bytes is n + 6 long on the wire: one COBS code, a 0x00
         if spare and n < 250 and len(spare[-1][1]) == n + 6:
             entry = spare.pop()
-            _encode(kind, seq, body, entry[1], 1)
+            _encode(kind, seq, wire, entry[1], 1)
             entry[0] = seq
             entry[2] = None
             entry[3] = tag
             entry[4] = kind
-            entry[5] = body
+            entry[5] = bytes(body)
         else:
-            entry = [seq, frame(kind, seq, body), None, tag, kind, body]
+            entry = [seq, frame(kind, seq, wire), None, tag, kind, bytes(body)]
         self.queue.append(entry)
         return seq
 

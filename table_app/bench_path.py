@@ -324,6 +324,7 @@ c.link_in = link
 c.bulk = True
 link.q += pl.frame(pl.HELLO, 1, bytes([pl.PROTOCOL]) + bytes(8))
 c.step()
+K = c.key                    # the session's MAC key, as the Pi makes it from the hello
 seqs = [2]
 
 
@@ -334,10 +335,10 @@ def nxt():
 
 
 for s in range(12):
-    link.q += pl.frame(pl.SHOW, nxt(), bytes([s + 1, 1, 0x0F, 0xFF, 1, 0]))
+    link.q += pl.frame(pl.SHOW, nxt(), bytes([s + 1, 1, 0x0F, 0xFF, 1, 0]), K)
     c.step()
-ACKS = [pl.ack_frame(i) for i in range(256)]
-SHOWS = [[pl.frame(pl.SHOW, q, bytes([i + 1, 1, 0x0F, 0xFF, 1 + (q % 12), 0]))
+ACKS = [pl.ack_frame(i, K) for i in range(256)]
+SHOWS = [[pl.frame(pl.SHOW, q, bytes([i + 1, 1, 0x0F, 0xFF, 1 + (q % 12), 0]), K)
           for q in range(256)] for i in range(12)]
 
 

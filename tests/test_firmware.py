@@ -334,6 +334,8 @@ def test_a_release_is_acknowledged_with_its_answer_in_one_write() -> None:
     pads.reader = Reader()
     pads._decoder = pl.Decoder()
     pads.connected.set()
+    key = pads.link.key = bytes(range(8))     # the session's (padlink: the MAC)
+    pads.link.sender.key = key
     now = [100.0]
     pads.link_time = lambda: now[0]      # type: ignore[method-assign]
 
@@ -341,30 +343,30 @@ def test_a_release_is_acknowledged_with_its_answer_in_one_write() -> None:
         return [k for k, _, _ in pl.Decoder().feed(data)]
 
     # a press is acknowledged at once: the controller may have more edges behind it
-    pads._received(pl.frame(pl.EDGE, 1, bytes([3, 1]) + pl.p32(100)))
-    assert writes == [bytes(pl.ack_frame(1))]
+    pads._received(pl.frame(pl.EDGE, 1, bytes([3, 1]) + pl.p32(100), key=key))
+    assert writes == [bytes(pl.ack_frame(1, key))]
     # its release is what the table answers: the ack waits for the ring's new picture and
     # both go out in one write, so the controller takes them in one read
-    pads._received(pl.frame(pl.EDGE, 2, bytes([3, 0]) + pl.p32(160)))
+    pads._received(pl.frame(pl.EDGE, 2, bytes([3, 0]) + pl.p32(160), key=key))
     assert len(writes) == 1
     pads._queue_show(3, Pick(frozenset({1, 2}), cursor=1))
     assert len(writes) == 2 and kinds(writes[1]) == [pl.ACK, pl.SHOW]
-    assert writes[1].startswith(bytes(pl.ack_frame(2)))
-    pads._received(pl.frame(pl.ACK, 0, bytes([pads.link.sender.queue[0][0]])))
+    assert writes[1].startswith(bytes(pl.ack_frame(2, key)))
+    pads._received(pl.frame(pl.ACK, 0, bytes([pads.link.sender.queue[0][0]]), key=key))
     # a release nothing answers: its ack goes alone, ACK_HOLD later (far inside the
     # controller's 30 ms resend)
-    pads._received(pl.frame(pl.EDGE, 3, bytes([5, 1]) + pl.p32(300)))
-    pads._received(pl.frame(pl.EDGE, 4, bytes([5, 0]) + pl.p32(360)))
-    assert kinds(writes[-1]) == [pl.ACK] and writes[-1] == bytes(pl.ack_frame(3))
+    pads._received(pl.frame(pl.EDGE, 3, bytes([5, 1]) + pl.p32(300), key=key))
+    pads._received(pl.frame(pl.EDGE, 4, bytes([5, 0]) + pl.p32(360), key=key))
+    assert kinds(writes[-1]) == [pl.ACK] and writes[-1] == bytes(pl.ack_frame(3, key))
     now[0] += ACK_HOLD * 0.9
     pads._send_due()
-    assert writes[-1] == bytes(pl.ack_frame(3))          # not yet
+    assert writes[-1] == bytes(pl.ack_frame(3, key))          # not yet
     now[0] += ACK_HOLD * 0.2
     pads._send_due()
-    assert writes[-1] == bytes(pl.ack_frame(4))
+    assert writes[-1] == bytes(pl.ack_frame(4, key))
     # a resend of a release already taken (its ack was lost) is acknowledged at once
-    pads._received(pl.frame(pl.EDGE, 4, bytes([5, 0]) + pl.p32(360)))
-    assert writes[-1] == bytes(pl.ack_frame(4)) and len(writes) == 5
+    pads._received(pl.frame(pl.EDGE, 4, bytes([5, 0]) + pl.p32(360), key=key))
+    assert writes[-1] == bytes(pl.ack_frame(4, key)) and len(writes) == 5
     assert [e.pressed for e in _queue_items(events) if isinstance(e, PadEdge)] == [
         True, False, True, False]
 
@@ -559,7 +561,7 @@ def _first_link(config: dict[str, object]) -> tuple[PadLink, bool]:
 def test_a_protocol_mismatch_is_a_clear_error() -> None:
     link, connected = _first_link({"PROTOCOL": 9})
     assert not link.up and not connected
-    assert "protocol mismatch: the pad controller speaks protocol 9, this app 2" in link.reason
+    assert "protocol mismatch: the pad controller speaks protocol 9, this app 3" in link.reason
 
 
 def test_a_seat_count_mismatch_is_a_clear_error() -> None:
@@ -704,15 +706,17 @@ def test_the_pis_heartbeats_are_not_a_press_s_work(rig: SerialRig) -> None:
 
 
 def test_a_flood_of_edges_is_capped(rig: SerialRig) -> None:
-    """A controller gone mad (or a fake one) sending thousands of edges: the table hears at
-    most its rate, and the rest never reaches the journal."""
+    """A controller gone mad sending thousands of edges (signed: it is this table's own):
+    the table hears at most its rate, and the rest never reaches the journal."""
     from table_app.pads.serial_pads import EDGE_RATE
     _drain(rig)
+    key = rig.backend.link.key
     start = time.monotonic()
     seq = 0
     for i in range(3000):
         seq = seq % 255 + 1
-        rig.fw.relay.to_host(pl.frame(pl.EDGE, seq, bytes([1 + i % 12, i % 2]) + pl.p32(i)))
+        rig.fw.relay.to_host(pl.frame(pl.EDGE, seq, bytes([1 + i % 12, i % 2]) + pl.p32(i),
+                                      key))
     elapsed = time.monotonic() - start
     time.sleep(0.3)
     edges = [e for e in _drain(rig) if isinstance(e, PadEdge)]
@@ -857,3 +861,43 @@ def test_an_unreadable_pairing_secret_is_said_and_trusts_nothing(
         assert not link.up and not connected
         assert f"the pairing secret {secret} cannot be read" in link.reason
         assert not any(isinstance(e, PadEdge) for e in heard)
+
+
+def test_a_forged_press_is_dropped(rig: SerialRig) -> None:
+    # after the hello frames carried no MAC: one with a good CRC and a seq up to 128 ahead
+    # was taken as a press of any seat, from anything that could write to the link
+    _drain(rig)
+    before = rig.backend.stats["bad_frames"]
+    for seq in range(1, 129):
+        for seat in (3, 7):
+            for pressed in (1, 0):
+                body = bytes([seat, pressed]) + pl.p32(1000 + seq)
+                rig.fw.relay.to_host(pl.frame(pl.EDGE, seq, body))               # no MAC
+                rig.fw.relay.to_host(pl.frame(pl.EDGE, seq, body, bytes(8)))     # not ours
+    time.sleep(0.5)
+    assert not [e for e in _drain(rig) if isinstance(e, PadEdge)]
+    assert rig.backend.stats["bad_frames"] - before == 128 * 2 * 2 * 2
+    # the controller's own presses still come through, signed
+    rig.tap(5)
+    assert rig.backend.connected.is_set()
+
+
+def test_the_mac_is_halfsiphash_2_4_in_both_pythons() -> None:
+    # the reference's test vectors (key 00..07, message 00..len-1), on CPython and in the
+    # controller's MicroPython (its viper code), and the same MAC for a frame on both
+    vectors = [0x5B9F35A9, 0xB85A4727, 0x03A662FA, 0x04E7FE8A, 0x89466E2A, 0x69B6FAC5,
+               0x23FC6358, 0xC563CF8B, 0x8F84B8D0]
+    key, msg = bytes(range(8)), bytes(range(64))
+    assert [pl._hsip(key, msg, 0, n) for n in range(9)] == vectors
+    out = _mp("import padlink as pl\n"
+              "key, msg = bytes(range(8)), bytes(range(64))\n"
+              "print([pl._hsip(key, msg, 0, n) for n in range(9)])\n"
+              "print(pl.frame(5, 9, b'\\x03\\x01\\x00\\x00\\x01\\x00', key).hex())\n")
+    lines = out.split("\n")
+    assert lines[0] == str(vectors)
+    assert lines[1] == pl.frame(5, 9, b"\x03\x01\x00\x00\x01\x00", key).hex()
+    body = pl.signed(key, pl.EDGE, 9, b"\x03\x01")
+    assert pl.opened(key, pl.EDGE, 9, body) == b"\x03\x01"
+    assert pl.opened(key, pl.EDGE, 10, body) is None                  # another seq
+    assert pl.opened(key, pl.EDGE, 9, body[:-1] + bytes([body[-1] ^ 1])) is None
+    assert pl.opened(None, pl.EDGE, 9, body) is None

@@ -99,7 +99,7 @@ def test_the_install_ends_with_the_new_firmware_answering(pico: Any) -> None:
     proc = pico.installed
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no running controller" in proc.stdout          # a new Pico: MicroPython only
-    assert (f"the controller now runs firmware {fwconfig.FIRMWARE} (protocol 2, 12 pads), "
+    assert (f"the controller now runs firmware {fwconfig.FIRMWARE} (protocol 3, 12 pads), "
             f"paired with this table") in proc.stdout
 
 

@@ -98,6 +98,8 @@ class _Link:
         self.receiver = pl.Receiver()
         self.hello: bytes | None = None
         self.hello_seen = threading.Event()
+        #: the session's MAC key (padlink), from the hello's reply; None: nothing is taken
+        self.key: bytes | None = None
         self.last_rx = 0.0
         self.offsets: deque[tuple[float, float]] = deque()
         self.pad_stats = (0, 0, 0)
@@ -263,6 +265,8 @@ class SerialPads(PadBackend):
             link.held.clear()
             link.hello = None
             link.hello_seen.clear()
+            link.key = None                  # a new session: its key comes with the hello
+            link.sender.key = None
             link.last_rx = self.clock.now()
             self.challenge = os.urandom(8)
         self._decoder = pl.Decoder()
@@ -357,7 +361,7 @@ class SerialPads(PadBackend):
             now = self.clock.now()
             if now - last_beat >= self.beat:
                 last_beat = now
-                self._write(pl.frame(pl.BEAT, 0))
+                self._write(pl.frame(pl.BEAT, 0, b"", self.link.key))
             if now - self.link.last_rx > self.silence:
                 return                    # the controller fell silent: start again
             self._send_due()
@@ -385,9 +389,9 @@ class SerialPads(PadBackend):
         if fresh and released:
             if not link.held:
                 link.held_until = self.link_time() + ACK_HOLD
-            link.held += pl.ack_frame(seq)
+            link.held += pl.ack_frame(seq, link.key)
             return
-        self._write(self._after_held(pl.ack_frame(seq)))
+        self._write(self._after_held(pl.ack_frame(seq, link.key)))
 
     def _after_held(self, data: bytes) -> bytes:
         # the acks held back go first, in the same write (called under link.lock)
@@ -433,6 +437,21 @@ class SerialPads(PadBackend):
             if frames:
                 link.last_rx = now
             for kind, seq, body in frames:
+                if kind == pl.HELLO_REPLY:
+                    link.hello = bytes(body)
+                    boot = pl.unpack(pl.HELLO_REPLY, body).get("boot")
+                    if self.secret and boot is not None:
+                        # the session's key, before the frames behind the reply are read:
+                        # the controller signs everything after it (an unpaired table has
+                        # none, and takes nothing)
+                        link.key = pl.session_key(self.secret, self.challenge, boot)
+                        link.sender.rekey(link.key)
+                    link.hello_seen.set()
+                    continue
+                body = pl.opened(link.key, kind, seq, body)
+                if body is None:             # a wrong or missing MAC: forged, or stale
+                    self.stats["bad_frames"] += 1
+                    continue
                 if kind == pl.ACK and body:
                     if link.sender.ack(body[0]):
                         nxt = link.sender.due(int(now * 1000))
@@ -440,9 +459,6 @@ class SerialPads(PadBackend):
                             self._write(self._after_held(nxt))
                 elif kind == pl.BEAT and len(body) >= 4:
                     self._offset(now, self._unwrap(pl.unpack(pl.BEAT, body)["t_ms"]))
-                elif kind == pl.HELLO_REPLY:
-                    link.hello = bytes(body)
-                    link.hello_seen.set()
                 elif kind == pl.STATS and len(body) >= 6:
                     got = pl.unpack(pl.STATS, body)   # older firmware: fewer at the end
                     for field, key in (("bad", "pad_bad_frames"), ("resends", "pad_resends"),
