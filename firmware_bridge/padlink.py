@@ -22,6 +22,9 @@ except ImportError:      # CPython (the Pi's side): the decorators change nothin
 
     ptr16 = ptr8
 
+    def uint(x):             # viper's machine word, 32 bits on the Pico
+        return x & 0xFFFFFFFF
+
 
 PROTOCOL = 3      # 3: every frame after the hello carries a MAC (a truncated HalfSipHash)
 
