@@ -281,88 +281,51 @@ def session_key(secret, challenge, boot):
                           + bytes(boot)).digest()[:8]
 
 
-try:
-    import sys as _sys
-    _ON_MICROPYTHON = _sys.implementation.name == "micropython"
-except AttributeError:
-    _ON_MICROPYTHON = False
-
-if _ON_MICROPYTHON:
-    @micropython.viper
-    def _hsip(key, data, start: int, end: int) -> uint:
-        # HalfSipHash-2-4 of data[start:end] under the 8-byte key: the same as _hsip_py
-        # below (a test holds the two and the reference's vectors together), in machine
-        # words; each step is masked to 32 bits, as a uint is 64 on a 64-bit port
-        k = ptr8(key)
-        d = ptr8(data)
-        w = (uint(0xFFFF) << 16) | uint(0xFFFF)
-        k0 = uint(k[0]) | (uint(k[1]) << 8) | (uint(k[2]) << 16) | (uint(k[3]) << 24)
-        k1 = uint(k[4]) | (uint(k[5]) << 8) | (uint(k[6]) << 16) | (uint(k[7]) << 24)
-        v0 = k0
-        v1 = k1
-        v2 = ((uint(0x6C79) << 16) | uint(0x6765)) ^ k0
-        v3 = ((uint(0x7465) << 16) | uint(0x6462)) ^ k1
-        n = end - start
-        i = start
-        stop = start + (n & ~3)
-        m = uint(0)
-        last = 0                 # 0: the message's words, 1: its last (with the length), 2: done
-        while True:
-            if i < stop:
-                m = uint(d[i]) | (uint(d[i + 1]) << 8) | (uint(d[i + 2]) << 16) | (
-                    uint(d[i + 3]) << 24)
-                i += 4
-                c = 2
-            elif last == 0:
-                m = (uint(n) << 24) & w
-                left = end - i
-                if left >= 3:
-                    m |= uint(d[i + 2]) << 16
-                if left >= 2:
-                    m |= uint(d[i + 1]) << 8
-                if left >= 1:
-                    m |= uint(d[i])
-                last = 1
-                c = 2
-            else:
-                v2 ^= uint(0xFF)
-                c = 4
-                last = 2
-            if last < 2:
-                v3 ^= m
-            r = 0
-            while r < c:
-                v0 = (v0 + v1) & w
-                v1 = ((v1 << 5) & w) | (v1 >> 27)
-                v1 ^= v0
-                v0 = ((v0 << 16) & w) | (v0 >> 16)
-                v2 = (v2 + v3) & w
-                v3 = ((v3 << 8) & w) | (v3 >> 24)
-                v3 ^= v2
-                v0 = (v0 + v3) & w
-                v3 = ((v3 << 7) & w) | (v3 >> 25)
-                v3 ^= v0
-                v2 = (v2 + v1) & w
-                v1 = ((v1 << 13) & w) | (v1 >> 19)
-                v1 ^= v2
-                v2 = ((v2 << 16) & w) | (v2 >> 16)
-                r += 1
-            if last == 2:
-                break
-            v0 ^= m
-        return v1 ^ v3
-
-
-def _hsip_py(key, data, start, end):
-    """HalfSipHash-2-4 (32-bit output) of data[start:end] under the 8-byte key."""
-    w = 0xFFFFFFFF
-    k0 = key[0] | key[1] << 8 | key[2] << 16 | key[3] << 24
-    k1 = key[4] | key[5] << 8 | key[6] << 16 | key[7] << 24
-    v = [k0, k1, 0x6C796765 ^ k0, 0x74656462 ^ k1]
-
-    def rounds(c):
-        v0, v1, v2, v3 = v
-        for _ in range(c):
+@micropython.viper
+def _hsip(key, data, start: int, end: int) -> uint:
+    # HalfSipHash-2-4 (32-bit) of data[start:end] under the 8-byte key (a test holds it to
+    # the reference's vectors on both sides), in machine
+    # words (plain Python on the Pi: uint masks to 32 bits there); each step is masked
+    # to 32 bits, as a uint is 64 on a 64-bit port
+    k = ptr8(key)
+    d = ptr8(data)
+    w = (uint(0xFFFF) << 16) | uint(0xFFFF)
+    k0 = uint(k[0]) | (uint(k[1]) << 8) | (uint(k[2]) << 16) | (uint(k[3]) << 24)
+    k1 = uint(k[4]) | (uint(k[5]) << 8) | (uint(k[6]) << 16) | (uint(k[7]) << 24)
+    v0 = k0
+    v1 = k1
+    v2 = ((uint(0x6C79) << 16) | uint(0x6765)) ^ k0
+    v3 = ((uint(0x7465) << 16) | uint(0x6462)) ^ k1
+    n = end - start
+    i = start
+    stop = start + (n & ~3)
+    m = uint(0)
+    last = 0                 # 0: the message's words, 1: its last (with the length), 2: done
+    while True:
+        if i < stop:
+            m = uint(d[i]) | (uint(d[i + 1]) << 8) | (uint(d[i + 2]) << 16) | (
+                uint(d[i + 3]) << 24)
+            i += 4
+            c = 2
+        elif last == 0:
+            m = (uint(n) << 24) & w
+            left = end - i
+            if left >= 3:
+                m |= uint(d[i + 2]) << 16
+            if left >= 2:
+                m |= uint(d[i + 1]) << 8
+            if left >= 1:
+                m |= uint(d[i])
+            last = 1
+            c = 2
+        else:
+            v2 ^= uint(0xFF)
+            c = 4
+            last = 2
+        if last < 2:
+            v3 ^= m
+        r = 0
+        while r < c:
             v0 = (v0 + v1) & w
             v1 = ((v1 << 5) & w) | (v1 >> 27)
             v1 ^= v0
@@ -377,29 +340,11 @@ def _hsip_py(key, data, start, end):
             v1 = ((v1 << 13) & w) | (v1 >> 19)
             v1 ^= v2
             v2 = ((v2 << 16) & w) | (v2 >> 16)
-        v[:] = [v0, v1, v2, v3]
-
-    n = end - start
-    i = start
-    while i + 4 <= end:
-        m = data[i] | data[i + 1] << 8 | data[i + 2] << 16 | data[i + 3] << 24
-        v[3] ^= m
-        rounds(2)
-        v[0] ^= m
-        i += 4
-    m = (n << 24) & w
-    for j in range(end - i):
-        m |= data[i + j] << (8 * j)
-    v[3] ^= m
-    rounds(2)
-    v[0] ^= m
-    v[2] ^= 0xFF
-    rounds(4)
-    return v[1] ^ v[3]
-
-
-if not _ON_MICROPYTHON:
-    _hsip = _hsip_py
+            r += 1
+        if last == 2:
+            break
+        v0 ^= m
+    return v1 ^ v3
 
 
 def _mac(key, kind, seq, body):
