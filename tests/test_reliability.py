@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from table_app.pads.events import PadEdge
 from table_app.table import Host, Tick
 from table_app.table.journal import Journal
@@ -392,7 +394,9 @@ def test_a_full_disk_applies_nothing_it_did_not_write(tmp_path: Path, monkeypatc
     import errno
     import os
     app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3)
-    table = run_virtual(app, bots, clock, until=lambda t: len(app.entries) > 60)
+    # (no button held: half a minute later it would be stuck)
+    table = run_virtual(app, bots, clock, until=lambda t: len(app.entries) > 60
+                        and not bots.down and bool(t.timer))
     played = list(app.entries)
     real = os.pwrite
     room = [7]                                  # bytes the disk still takes
@@ -404,16 +408,29 @@ def test_a_full_disk_applies_nothing_it_did_not_write(tmp_path: Path, monkeypatc
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         return real(fd, bytes(data[:n]), at)
     monkeypatch.setattr(os, "pwrite", full_disk)
-    for _ in range(3):
+    assert table.timer is not None and not table.paused
+    full_at = clock.now() + 1.0
+    left = table.time_left(full_at)                   # what the window has when it pauses
+    for _ in range(30):                                # half a minute of full disk
         clock.set(clock.now() + 1.0)
         app.feed(Tick())
         assert app.entries == played                   # nothing applied
+        # and the game paused: its window does not run out while nothing can be journaled
+        assert table.paused and table.time_left(clock.now()) == pytest.approx(left)
     monkeypatch.setattr(os, "pwrite", real)
     assert Journal.read(tmp_path / "j") == played      # and nothing torn on the disk
     notes = [s.text for s in table.log]
-    assert sum("the disk is full" in n for n in notes) == 1, notes
+    assert sum("disk full" in n for n in notes) == 1, notes
     app.feed(Tick())                                   # space again: the game goes on
-    assert len(app.entries) == len(played) + 1 and "there is space again" in table.log[-1].text
+    new = app.entries[len(played):]                    # the pause, journaled at its time
+    assert new[:2] == [{"t": full_at, "k": "host", "cmd": ["disk", "full"]},
+                       {"t": clock.now(), "k": "host", "cmd": ["disk", "ok"]}]
+    assert new[-1] == {"t": clock.now(), "k": "tick"}
+    assert all(e["k"] == "level" for e in new[2:-1])   # a release the disk did not take
+    times = [float(e["t"]) for e in app.entries]
+    assert times == sorted(times)                      # the journal's time never goes back
+    assert not table.paused and table.time_left(clock.now()) == pytest.approx(left)
+    assert any("there is space again" in s.text for s in table.log[-3:])
     table = run_virtual(app, bots, clock, until=lambda t: len(app.entries) > len(played) + 40)
     assert table.stage != "over"
     app.close()
@@ -421,6 +438,40 @@ def test_a_full_disk_applies_nothing_it_did_not_write(tmp_path: Path, monkeypatc
     try:
         assert again.resumed and again.entries == app.entries
         assert again.table is not None and again.table.game_script() == table.game_script()
+    finally:
+        again.close()
+
+
+def test_a_table_killed_while_its_disk_was_full_goes_on_after_a_restart(
+        tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    # the pause journaled, the disk full again before its end: a restart must not stay
+    # paused for a disk that has room now
+    import errno
+    import os
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5)
+    run_virtual(app, bots, clock, until=lambda t: len(app.entries) > 40 and not bots.down
+                and bool(t.timer))
+    real = os.pwrite
+    calls = [0]
+
+    def then_full(fd: int, data: bytes, at: int) -> int:
+        calls[0] += 1
+        if calls[0] == 1 or calls[0] > 3:    # full; room for the pause only; full again
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real(fd, data, at)
+    monkeypatch.setattr(os, "pwrite", then_full)
+    for _ in range(3):
+        clock.set(clock.now() + 1.0)
+        app.feed(Tick())
+    monkeypatch.setattr(os, "pwrite", real)
+    assert Journal.read(tmp_path / "j")[-1]["cmd"] == ["disk", "full"]
+    os.close(app.journal._fd)                          # type: ignore[union-attr]
+    os.close(app.journal._lock)                        # type: ignore[union-attr]
+    again, bots, clock, _ = virtual_table(tmp_path / "j", seed=5)
+    try:
+        assert again.resumed and again.table is not None and not again.table.paused
+        assert again.entries[-1]["cmd"] == ["disk", "ok"]
+        assert run_virtual(again, bots, clock).stage == "over"
     finally:
         again.close()
 
@@ -451,10 +502,12 @@ def test_on_a_nearly_full_disk_the_journal_grows_by_what_an_entry_needs(
 
 def test_the_records_drill_keeps_every_game_exactly_once(tmp_path: Path,
                                                         monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """Three games killed at random moments, a journal torn in its last entry at a random
-    byte, the table killed just after each game's last vote (before its record), and the
-    records locked by another program when one game ends: every game ends as it did
-    uninterrupted, and is in the records exactly once."""
+    """Three games killed at random moments; journals torn in their last entry, or cut at
+    a random byte anywhere (one inside its start line); a disk full for half a minute of
+    play; the table killed just after each game's last vote (before its record); the
+    records damaged when one game ends and locked by another program when another does:
+    every game ends as it did uninterrupted, and is in the records exactly once."""
+    import errno
     import os
     import random
     import sqlite3
@@ -464,6 +517,7 @@ def test_the_records_drill_keeps_every_game_exactly_once(tmp_path: Path,
     state = tmp_path / "state"
     monkeypatch.setenv("XDG_STATE_HOME", str(state))   # the waiting folder, this test's
     url = f"sqlite:///{tmp_path / 'records.sqlite'}"
+    Records(url)                                       # the club's records, still empty
     recorders: list[Recorder] = []
 
     def attach(app: object) -> None:
@@ -479,6 +533,10 @@ def test_the_records_drill_keeps_every_game_exactly_once(tmp_path: Path,
 
     rng = random.Random(31)
     want = {}
+    real_pwrite = os.pwrite
+
+    def no_room(fd: int, data: bytes, at: int) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
     for fmt_id, players, seed in (("yakuza", 12, 41), ("classic", 11, 42),
                                   ("city", 12, 43)):
         ref_app, ref_bots, ref_clock, _ = virtual_table(
@@ -489,15 +547,32 @@ def test_the_records_drill_keeps_every_game_exactly_once(tmp_path: Path,
         journal = tmp_path / f"{fmt_id}.journal"
         app, bots, clock, _ = virtual_table(journal, seed=seed, fmt_id=fmt_id,
                                             players=players, attach=attach)
-        for cut in sorted(rng.sample(range(5, total - 5), 6)):
+        for i, cut in enumerate(sorted(rng.sample(range(5, total - 5), 6))):
             run_virtual(app, bots, clock, until=lambda t, c=cut, a=app: len(a.entries) >= c)
+            if fmt_id == "classic" and i == 2:     # the disk fills for half a minute
+                at = len(app.entries)
+                monkeypatch.setattr(os, "pwrite", no_room)
+                until = clock.now() + 30
+                run_virtual(app, bots, clock, until=lambda t, c=clock, u=until: c.now() > u)
+                assert app.full is not None and app.table.paused   # type: ignore[union-attr]
+                assert len(app.entries) == at and len(Journal.read(journal)) == at
+                monkeypatch.setattr(os, "pwrite", real_pwrite)
+                continue
             kill(app)
-            if rng.random() < 0.5:                 # the power cut mid-write: a torn tail
-                data = journal.read_bytes().rstrip(b"\0")
+            data = journal.read_bytes().rstrip(b"\0")
+            if fmt_id == "city" and i == 0:        # a cut inside the start line
+                first = data.find(b"\n")
+                journal.write_bytes(data[:rng.randrange(1, first)])
+            elif i == 1:                           # a cut at any byte (entries lost)
+                journal.write_bytes(data[:rng.randrange(data.find(b"\n") + 1, len(data))])
+            elif rng.random() < 0.5:               # the power cut mid-write: a torn tail
                 last = data.rstrip(b"\n").rfind(b"\n") + 1
                 journal.write_bytes(data[:rng.randrange(last + 1, len(data))])
             app, bots, clock, _ = virtual_table(journal, seed=seed, fmt_id=fmt_id,
                                                 players=players, attach=attach)
+            if fmt_id == "city" and i == 0:        # set aside, and a new game of that seed
+                assert not app.resumed
+                assert len(list(tmp_path.glob("city.journal.unreadable-*"))) == 1
         # the last vote journaled and applied, the table killed before its record
         recorders[-1].keep = lambda table: True    # type: ignore[method-assign]
         app.observers.clear()
@@ -506,6 +581,11 @@ def test_the_records_drill_keeps_every_game_exactly_once(tmp_path: Path,
         assert end.game.outcome() == want[fmt_id], fmt_id
         kill(app)
         lock = None
+        if fmt_id == "yakuza":                     # damaged pages, the header intact
+            db = tmp_path / "records.sqlite"
+            with db.open("r+b") as f:
+                f.seek(100)
+                f.write(bytes(rng.randrange(256) for _ in range(db.stat().st_size - 100)))
         if fmt_id == "classic":                    # another program holds the records
             lock = sqlite3.connect(tmp_path / "records.sqlite", isolation_level=None)
             lock.execute("BEGIN EXCLUSIVE")
@@ -519,5 +599,6 @@ def test_the_records_drill_keeps_every_game_exactly_once(tmp_path: Path,
     app.close()
     games = Records(url).games()
     assert sorted(g.format for g in games) == ["city", "classic", "yakuza"]
+    assert len(list(tmp_path.glob("records.sqlite.damaged-*"))) == 1
     assert {g.format: g.winner for g in games} == {f: o.winner for f, o in want.items()}
     assert not list((state / "table-app" / "records-waiting").glob("*.json"))

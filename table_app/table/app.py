@@ -9,6 +9,7 @@ app comes back to the same game at the same point, its timers where they were.
 from __future__ import annotations
 
 import queue
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -95,8 +96,10 @@ class TableApp:
         #: whether the game is safe with it; a game one could not take keeps its journal
         #: (moved aside) when the next one starts
         self.keepers: list[Callable[[Table], bool]] = []
-        #: when an entry last could not be written (a full disk), None while all is well
+        #: when an entry last could not be written (a full disk), None while all is well;
+        #: `full_at`: when it first could not (the game is paused from then)
         self.full: float | None = None
+        self.full_at: float | None = None
         #: what the host must be told about how the table opened (a journal set aside)
         self.notices: list[tuple[str, str]] = []    # (a screen text's key, the detail)
 
@@ -141,6 +144,8 @@ class TableApp:
         for note in self.journal.notes:
             self.table._note(note)
         if self.table.stage != "over":
+            if "disk" in self.table.pause_reasons:   # killed while the disk was full
+                self.feed(Host(("disk", "ok")))
             self.sync_buttons()
             return self.table
         # that game is over: its record keeps it (it is taken now, should the table have
@@ -252,20 +257,16 @@ class TableApp:
         if isinstance(inp, Host) and inp.cmd == ("start",) and self.table.stage == "over":
             self.next_game()               # Start after a game: the next one, same table
             return
+        if self.full is not None:
+            if not self._space_again(now):
+                return                     # still full: nothing is taken
+            now = self.clock.now()         # after what that journaled
         entry = encode(inp, now)
         try:
             self.journal.write(entry)
         except JournalFull as e:
-            # not durable, so not applied: the table waits where it is (its timers are due
-            # only once a tick can be journaled), and the host is told once
-            if self.full is None:
-                self.table._note(f"the disk is full: nothing is taken until there is space "
-                                 f"again ({e})")
-            self.full = now
+            self._disk_full(now, e)
             return
-        if self.full is not None:
-            self.full = None
-            self.table._note("there is space again: the game goes on")
         self.entries.append(entry)
         if isinstance(inp, Tick):
             self.last_tick = now
@@ -274,6 +275,45 @@ class TableApp:
             watch(self.table)
         if isinstance(inp, PadLink) and inp.up:
             self.sync_buttons()              # what happened to the buttons while unplugged
+
+    def _disk_full(self, now: float, e: JournalFull) -> None:
+        """An entry the disk did not take: not durable, so not applied. The game is paused
+        where it is (its timers frozen, as for the host's pause, so no window runs out while
+        nothing can be journaled); the pause is journaled, at this moment, once space is
+        back. The host is told once."""
+        assert self.table is not None
+        self.full = now                             # tried again a tick from now
+        if self.full_at is None:
+            self.full_at = now
+            # short, to be read at a glance on the host's screen; the detail on stderr
+            self.table._note("disk full: game paused until there is space")
+            print(f"table-app: {e}; the game is paused", file=sys.stderr)
+            # applied before it is durable, the one exception: nothing else is applied
+            # until it is, and a restart (which lacks it) is at the same point of the game
+            self.table.handle(Host(("disk", "full")), now)
+
+    def _space_again(self, now: float) -> bool:
+        """The pause, then its end, journaled now that the disk may take them; False while
+        it does not."""
+        assert self.table is not None and self.journal is not None and self.full_at is not None
+        pause = {"t": self.full_at, "k": "host", "cmd": ["disk", "full"]}
+        end = {"t": now, "k": "host", "cmd": ["disk", "ok"]}
+        try:
+            if not self.entries or self.entries[-1] != pause:
+                self.journal.write(pause)
+                self.entries.append(pause)
+            self.journal.write(end)
+        except JournalFull:
+            self.full = now
+            return False
+        self.entries.append(end)
+        self.full = self.full_at = None
+        self.table._note("there is space again: the game goes on")
+        self.table.handle(Host(("disk", "ok")), now)
+        for watch in self.observers:
+            watch(self.table)
+        self.sync_buttons()         # presses not taken while full: the buttons as they are
+        return True
 
     def next_game(self, seed: int | None = None, fmt_id: str | None = None,
                   players: int | None = None, lang: str | None = None,

@@ -36,6 +36,7 @@ class TableBots:
         self.events: list[tuple[float, int, int, bool]] = []   # (t, order, seat, press)
         self.order = 0
         self.down: set[int] = set()
+        self.held = False          # the game is paused: nobody presses
 
     def next_time(self) -> float | None:
         return self.events[0][0] if self.events else None
@@ -82,6 +83,17 @@ class TableBots:
                     self._press_for(seat, now + THINK, TAP)
         if table.stage != "play":
             return host
+        if table.paused:
+            # people stop pressing when the game is paused (the host, a pad, a full disk),
+            # and go on from where their cursor is when it goes on
+            if not self.held:
+                self.held = True
+                for seat in {e[2] for e in self.events}:
+                    self._cancel(seat, now)
+            return host
+        if self.held:
+            self.held = False
+            self.plans.clear()
         for seat, what in list(table.asked.items()):
             ask = table.panel.asks.get(seat)
             if ask is None:

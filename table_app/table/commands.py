@@ -37,6 +37,17 @@ class HostCommands:
                 if not self.pause_reasons:
                     self.say(["resume"])
                     self.timers.resume(self.now)
+            elif name == "disk":
+                # the journal could not be written (TableApp): the game holds still until
+                # it can be again, as for the host's pause
+                if args[0] == "full":
+                    self._pause("disk")
+                    self.say(["pause"])
+                else:
+                    self.pause_reasons.discard("disk")
+                    if self.paused and not self.pause_reasons:
+                        self.say(["resume"])
+                        self.timers.resume(self.now)
             elif name == "skip":
                 t = self.timers.timer
                 if t is not None and not self.paused:

@@ -78,6 +78,10 @@ def run_virtual(app: TableApp, bots: TableBots, clock: FakeClock,
         times = [t for t in (table.next_deadline(), bots.next_time()) if t is not None]
         if table.timer is not None:
             times.append(app.last_tick + 1.0)
+        if app.full is not None:
+            # a full disk: tried again now and then (the table's own deadlines stay in the
+            # past until an entry can be journaled)
+            times = [t for t in (app.full + 1.0, bots.next_time()) if t is not None]
         if not times:
             raise RuntimeError(f"the table waits for nothing: {table.stage} "
                                f"{table.game.phase_label()} {table.game.step}")
