@@ -287,3 +287,30 @@ def test_the_sorcerers_voters_show_on_his_ring_only_at_the_day_cap() -> None:
     assert after and {ln["ring"] for ln in after} == {1}
     brightest = max(int(p[i:i + 2], 16) for ln in after for p in ln["pixels"] for i in (0, 2, 4))
     assert brightest <= round(255 * 0.6)
+
+
+def _sounds(text: str) -> list[str]:
+    return [str(ln["sound"]) for ln in observe(text) if "sound" in ln]
+
+
+def test_a_city_tie_says_nobody_leaves_and_the_night_follows() -> None:
+    # the tie was announced as "speeches again, then a revote", and the night came instead:
+    # city's tie rule is that nobody leaves
+    text = script("city", CITY, "night\nmafia 1\nday\nvote 4: 2 3\nvote 5: 6 7\nnight\n")
+    said = _sounds(text)
+    assert "tie_nobody" in said and "revote_now" not in said
+    assert said.index("city_sleeps", said.index("tie_nobody")) > 0
+    from table_app.rules import effects as E
+    from table_app.sound import Narrator
+    tie = E.VoteTotals("vote", ((4, 5), (5, 5)))
+    assert Narrator("en", revote=True).lines(tie)[-1] == ["revote_now"]   # yakuza, classic
+
+
+def test_a_window_no_dealt_role_wakes_in_is_not_opened() -> None:
+    # a 6-player city game has no Lover (the composition is public: the seat count gives it),
+    # yet her 20 s window was woken every night
+    six = {1: "mafioso", 2: "doctor", 3: "commissar", 4: "civilian", 5: "civilian",
+           6: "mafioso"}
+    said = _sounds(script("city", six, "night\nmafia 4\nday\n"))
+    assert "wake_night" in said and "wake_lover" not in said
+    assert "wake_lover" in _sounds(script("city", CITY, "night\nmafia 1\nday\n"))

@@ -28,8 +28,9 @@ def clips_the_code_asks_for() -> set[str]:
     for fmt_id, players in (("yakuza", 12), ("classic", 11), ("city", 12), ("city", 25)):
         fmt = find_format(fmt_id)
         rng = random.Random(fmt_id)
-        for _ in range(40):
-            narrator = Narrator()
+        for i in range(40):
+            # every language's plural forms, and the format's tie rule
+            narrator = Narrator(LANGS[i % len(LANGS)], revote=fmt_id != "city")
 
             def watch(game: object, action: object, fx: list[E.Effect],
                       n: Narrator = narrator) -> None:
@@ -43,7 +44,7 @@ def clips_the_code_asks_for() -> set[str]:
 def test_every_clip_the_code_asks_for_exists_in_every_language() -> None:
     asked = clips_the_code_asks_for()
     assert {"city_sleeps", "wake_yakuza", "wake_night", "nomination_accepted",
-            "win_maniac", "role_sorcerer", "num_12"} <= asked
+            "win_maniac", "role_sorcerer", "num_12", "votes_few", "tie_nobody"} <= asked
     assert asked <= set(catalogue())
     for lang in LANGS:
         missing = [c for c in sorted(set(catalogue()) | asked)
@@ -193,3 +194,18 @@ def test_the_script_renders_clips_with_espeak_ng(tmp_path: Path) -> None:
                 assert abs(_rms_db(made) - _rms_db(shipped)) < 1.0
     finally:
         pygame.mixer.quit()
+
+
+def test_vote_totals_are_said_in_the_languages_plural_forms() -> None:
+    # "Игрок 4 получает 2 голосов": one clip for every number, where Russian says
+    # "1 голос", "2 голоса", "5 голосов"
+    totals = E.VoteTotals("vote", ((4, 2), (5, 1), (6, 5), (7, 21)))
+    words = {lang: [line[-1] for line in Narrator(lang).lines(totals)] for lang in LANGS}
+    assert words["ru"] == ["votes_few", "votes_one", "votes_many", "votes_one"]
+    assert words["en"] == ["votes", "votes_one", "votes", "votes"]
+    for lang in LANGS:
+        said = [catalogue()[w][lang] for w in words[lang]]
+        assert all(said), lang
+    assert [catalogue()[w]["ru"] for w in words["ru"]] == ["голоса.", "голос.", "голосов.",
+                                                           "голос."]
+    assert catalogue()["votes_one"]["en"] == "vote."

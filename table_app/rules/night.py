@@ -55,7 +55,7 @@ class Night(State):
         self.phase = NIGHT
         self.step = WINDOWS
         n = self.night_no
-        plan = self.night_plan = self.rules.plan(n)
+        plan = self.night_plan = self.rules.plan(n, frozenset(r for r in self.roles if r))
         self.tonight = plan.windows
         self.window_of = plan.window_of
         self.window_i = 0

@@ -210,7 +210,7 @@ class Rules:
         self.maker = {d.id: (_ROLE_OF[d.id], ROLE[_ROLE_OF[d.id]].side, d.by_leader, d.needs)
                       for d in DECISION.values()}
         self.fmt = fmt
-        self._plans: dict[int, NightPlan] = {}
+        self._plans: dict[tuple[int, frozenset[str]], NightPlan] = {}
         self._last_change = max([w.from_night for w in fmt.windows]
                                 + [self.from_night[d] for d in fmt.window_of] + [2])
         # the sides that can kill at night, and the roles that carry each kill
@@ -222,23 +222,26 @@ class Rules:
                     self.kill_roles.setdefault(ROLE[r].side, []).append((r, d))
 
 
-    def plan(self, night: int) -> NightPlan:
+    def plan(self, night: int, dealt: frozenset[str] = frozenset()) -> NightPlan:
         """Which windows open on night `night` and what they decide (the same every night
-        once every `from_night` has passed, so it is made once)."""
-        key = min(night, self._last_change)
+        once every `from_night` has passed, so it is made once). With the roles `dealt`, a
+        window none of them wakes in is not opened: the composition is public (the seat
+        count gives it), so a 6-player city game has no Lover's window to sit through."""
+        key = (min(night, self._last_change), dealt)
         p = self._plans.get(key)
         if p is None:
-            p = self._plans[key] = NightPlan(self, key)
+            p = self._plans[key] = NightPlan(self, key[0], dealt)
         return p
 
 
 class NightPlan:
     """One night's windows, their decisions and their wake and sleep effects."""
 
-    def __init__(self, rules: Rules, night: int) -> None:
+    def __init__(self, rules: Rules, night: int, dealt: frozenset[str] = frozenset()) -> None:
         fmt = rules.fmt
         fn = rules.from_night
-        self.windows = tuple(w for w in fmt.windows if w.from_night <= night)
+        self.windows = tuple(w for w in fmt.windows if w.from_night <= night
+                             and (not dealt or any(r in dealt for r in w.wakes)))
         self.window_of = {d: i for i, w in enumerate(self.windows) for d in w.decisions}
         #: per window, the decisions made tonight, in order
         self.decisions = tuple(tuple(d for d in w.decisions if fn[d] <= night)

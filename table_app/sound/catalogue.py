@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable
 from functools import cache
 from importlib import resources
 
@@ -16,6 +17,19 @@ TIMER_SOUNDS = ("tick", "warning", "buzzer", "chime")
 def num(n: int) -> str:
     """The clip id of a number (seat numbers and vote counts, 0 to 30)."""
     return f"num_{n}"
+
+
+def plural(clip: str, n: int, lang: str) -> str:
+    """The clip id of `clip`'s form for the number `n` in `lang` (CLDR's plural rules, from
+    Babel): Russian says "1 голос", "2 голоса", "5 голосов", English "1 vote", "2 votes"."""
+    form = _plural_rule(lang)(n)
+    return clip if form == "other" else f"{clip}_{form}"
+
+
+@cache
+def _plural_rule(lang: str) -> Callable[[int], str]:
+    from babel import Locale
+    return Locale.parse(lang).plural_form     # type: ignore[no-any-return]
 
 
 @cache

@@ -8,7 +8,7 @@ deaths wait for the morning.
 from __future__ import annotations
 
 from ..rules import effects as E
-from .catalogue import num
+from .catalogue import num, plural
 
 Line = list[str]
 
@@ -16,7 +16,9 @@ Line = list[str]
 class Narrator:
     """Turns effects into spoken lines, keeping what must wait for the morning."""
 
-    def __init__(self) -> None:
+    def __init__(self, lang: str = "en", revote: bool = True) -> None:
+        self.lang = lang              # for the plural forms ("2 голоса", "5 голосов")
+        self.revote = revote          # the format's tie rule: a revote, or nobody leaves
         self.night = False
         self.reveal: dict[int, str] = {}
         self.pending: set[int] = set()    # night losses the morning has not named yet
@@ -59,10 +61,13 @@ class Narrator:
         if isinstance(fx, E.VoteTotals):
             if fx.kind == "removeall":
                 return [["yes_votes", num(fx.totals[0][1])]]
-            out = [["player", num(s), "got", num(n), "votes"] for s, n in fx.totals]
+            out = [["player", num(s), "got", num(n), plural("votes", n, self.lang)]
+                   for s, n in fx.totals]
             counts = sorted((n for _, n in fx.totals), reverse=True)
             if fx.kind == "vote" and len(counts) > 1 and counts[0] == counts[1]:
-                out.append(["revote_now"])      # said before the tied speak again
+                # said before the tied speak again; where the format has no revote, a tie
+                # removes nobody and the night follows
+                out.append(["revote_now" if self.revote else "tie_nobody"])
             return out
         if isinstance(fx, E.TakeAwaited):
             return [["sorcerer_chooses"]]

@@ -49,7 +49,7 @@ class Table(Dealing, HostCommands):
         self.panel = panel
         self.voice = voice
         self.game = Game(cfg.fmt, n, dict(cfg.options) if cfg.options else None)
-        self.narrator = Narrator()
+        self.narrator = Narrator(cfg.lang, self.game.rules.revote)
         self.stage = "deal"          # deal, register, ready, play, over
         self.pause_reasons: set[str] = set()
         self.timers = Timers()
