@@ -163,6 +163,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     # has no setup screen and plays it
     args.offer_format = settings.format if settings.format in BUILTIN_FORMATS else None
     settings.format = None
+    # a --lang on the command line is the host's word for the game it resumes too
+    args.lang_given = args.lang is not None
     apply(args, settings)
     if args.demo and not chosen:
         args.format = args.offer_format or "yakuza"

@@ -46,6 +46,18 @@ class Captions:
     def timer(self, name: str) -> None:
         pass
 
+    def set_lang(self, lang: str) -> None:
+        self.lang = lang
+
+
+def _host_language(args: Any, app: TableApp) -> None:
+    """A resumed game in the language the host asked for on the command line (journaled,
+    so the next resume keeps it); one he did not ask for keeps its own."""
+    table = app.table
+    if (app.resumed and table is not None and getattr(args, "lang_given", False)
+            and args.lang != table.cfg.lang):
+        app.feed(Host(("lang", args.lang)))
+
 
 class ScaledClock:
     """Game time running `speed` times faster than real time (the demo)."""
@@ -106,6 +118,7 @@ def demo(args: Any) -> int:
     table = app.open(args.format, args.players, args.lang, args.deal, args.seed, args.format_file,
                      new=args.new, caps=_caps(args))
     _tell(app.notices)
+    _host_language(args, app)
     if args.fast:
         from .table.virtual import follow_journal
         assert isinstance(clock, FakeClock)
@@ -309,6 +322,7 @@ def play(args: Any) -> int:
             app.sync_buttons()
         else:
             from .screen.model import t
+            _host_language(args, app)
             for key, detail in notices:        # a game goes on: the host reads them there
                 table._note(f"{t(key, table.cfg.lang)}: {detail}")
     except BaseException:

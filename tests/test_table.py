@@ -395,3 +395,66 @@ def test_bots_tap_like_people_however_late_their_loop_runs() -> None:
             edges.append(e)
     assert [(e.seat, e.pressed) for e in edges] == [(5, True), (5, False)]
     assert edges[1].t - edges[0].t == pytest.approx(TAP) and edges[0].t == t0
+
+
+class _Voice(Recorder):
+    """A recorder that also keeps the language it was told to speak."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.langs: list[str] = []
+
+    def set_lang(self, lang: str) -> None:
+        self.langs.append(lang)
+
+
+def test_a_resumed_game_speaks_the_language_the_host_asks_for(tmp_path: Path) -> None:
+    # `--lang ru` was ignored when an unfinished Georgian game resumed: it came back in
+    # Georgian (and the voice spoke whatever the command line said, the screen the journal)
+    from argparse import Namespace
+
+    from table_app.run import _host_language
+    app, bots, clock, _ = virtual_table(tmp_path / "j", lang="ka", seed=4)
+    run_virtual(app, bots, clock, until=lambda t: len(app.entries) > 80)
+    app.close()
+    voice = _Voice()
+    again, bots, clock, _ = virtual_table(tmp_path / "j", voice=voice, seed=4)
+    assert again.resumed and again.table is not None and again.table.cfg.lang == "ka"
+    assert voice.langs == ["ka"]                   # the voice speaks the game's language
+    _host_language(Namespace(lang="ka", lang_given=False), again)
+    _host_language(Namespace(lang="ru", lang_given=False), again)   # the settings' only
+    assert again.table.cfg.lang == "ka"
+    _host_language(Namespace(lang="ru", lang_given=True), again)
+    assert again.table.cfg.lang == "ru" and again.table.narrator.lang == "ru"
+    assert voice.langs == ["ka", "ru"] and again.entries[-1]["cmd"] == ["lang", "ru"]
+    run_virtual(again, bots, clock, until=lambda t: t.game.phase == "day")
+    again.close()
+    voice = _Voice()
+    third, bots, clock, _ = virtual_table(tmp_path / "j", voice=voice, seed=4)
+    try:                                          # journaled: the next resume keeps it
+        assert third.table is not None and third.table.cfg.lang == "ru"
+        assert voice.langs[-1] == "ru"
+        end = run_virtual(third, bots, clock)
+        assert end.stage == "over"
+        third.next_game(seed=5)                   # and the next game at the table too
+        assert third.table.cfg.lang == "ru" and voice.langs[-1] == "ru"
+        third.next_game(seed=6, lang="uz")        # unless the setup screen says otherwise
+        assert voice.langs[-1] == "uz"
+    finally:
+        third.close()
+
+
+def test_the_sound_board_changes_its_language(tmp_path: Path) -> None:
+    from table_app.sound import SoundBoard
+    board = SoundBoard("ka")
+    try:
+        board.start()
+        ka = board._sound("city_wakes")
+        board.set_lang("ru")
+        assert board.path("city_wakes") == board.sounds / "ru" / "city_wakes.ogg"
+        if board.enabled:                          # (a machine with no audio device: paths)
+            assert board._sound("city_wakes") is not ka
+        with pytest.raises(ValueError):
+            board.set_lang("xx")
+    finally:
+        board.stop()

@@ -72,6 +72,17 @@ class SoundBoard:
             self.load_all()
         return True
 
+    def set_lang(self, lang: str) -> None:
+        """Speak `lang` from now on (the next game's, or the host's for a resumed one)."""
+        if lang not in LANGS:
+            raise ValueError(f"unknown language '{lang}' (one of {', '.join(LANGS)})")
+        if lang == self.lang:
+            return
+        self.lang = lang
+        self.cache = {k: v for k, v in self.cache.items() if k.startswith("timer:")}
+        if self.enabled:
+            self.load_all()                # loaded before the game needs them, as at start
+
     def stop(self) -> None:
         if self.enabled and self._mixer is not None:
             self._mixer.quit()

@@ -60,6 +60,13 @@ class Gate:
         if not self.muted:
             self.voice.timer(name)
 
+    def set_lang(self, lang: str) -> None:
+        """The game's language, for a voice that can change its own (a replay's too: it
+        ends in the language the game is in)."""
+        change = getattr(self.voice, "set_lang", None)
+        if change is not None:
+            change(lang)
+
 
 class ResumedClock:
     """A clock that goes on from where the journal stopped (downtime is not game time)."""
@@ -223,6 +230,7 @@ class TableApp:
         if isinstance(caps, list) and len(caps) == 2:
             cfg.night_cap, cfg.day_cap = float(caps[0]), float(caps[1])
         panel = PadPanel(self.backend, self.grammar)
+        self.gate.set_lang(cfg.lang)          # the voice speaks the game's language
         return Table(cfg, panel, self.gate)
 
     def _rebuild(self) -> None:
@@ -326,7 +334,8 @@ class TableApp:
         same_format = fmt_id is None or fmt_id == old["fmt"]
         start = {"t": self.clock.now(), "k": "start", "fmt": fmt_id or old["fmt"],
                  "format_file": old.get("format_file") if same_format else None,
-                 "players": players or old["players"], "lang": lang or old["lang"],
+                 "players": players or old["players"],
+                 "lang": lang or (self.table.cfg.lang if self.table else old["lang"]),
                  "deal": deal or old["deal"], "seed": new_seed() if seed is None else seed}
         if "caps" in old:
             start["caps"] = old["caps"]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ..pads.rings import Dark
 from ..rules import RulesError
 from ..rules import actions as A
+from ..sound.catalogue import LANGS
 
 if TYPE_CHECKING:
     from .core import Table
@@ -48,6 +49,15 @@ class HostCommands:
                     if self.paused and not self.pause_reasons:
                         self.say(["resume"])
                         self.timers.resume(self.now)
+            elif name == "lang":
+                # the host's language for the rest of the game (a resumed game asked for in
+                # another): screen, voice and plural forms
+                if args[0] not in LANGS:
+                    raise ValueError(f"no language {args[0]!r} (one of {', '.join(LANGS)})")
+                self.cfg.lang = self.narrator.lang = args[0]
+                set_lang = getattr(self.voice, "set_lang", None)
+                if set_lang is not None:
+                    set_lang(args[0])
             elif name == "skip":
                 t = self.timers.timer
                 if t is not None and not self.paused:
