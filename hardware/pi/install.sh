@@ -138,6 +138,7 @@ copy_app() {
   install -d "$prefix"
   rm -rf "$prefix/src.new"
   cp -a "$repo" "$prefix/src.new"
+  rm -rf "$prefix/src.new/.venv"    # a developer's venv (README) is not the table's
   find "$prefix/src.new" -name '*.so' -delete
   rm -f "$prefix/src.new/table_app/rules/_compiled.json"
   if [[ -f $prefix/src/table_app/rules/_compiled.json ]]; then
