@@ -255,8 +255,13 @@ def test_the_host_reads_what_the_voice_says_and_every_private_result(tmp_path: P
     view = host_view(table)
     assert view.captions and view.captions[-1] == words[-1]
     notes = [n.text for n in table.log]
-    assert any(n.startswith("detective checked seat ") for n in notes)
-    assert any(n.startswith("mafia: seat ") for n in notes)
+    assert any(n.startswith("Detective checked seat ") for n in notes)
+    assert any(n.startswith("Mafia: seat ") for n in notes)
+    # and the host reads them in the table's language
+    from table_app.words import note_text
+    ru = [note_text(n.key, n.fields, "ru") for n in table.log if n.key]
+    assert any(n.startswith("Детектив проверил игрока ") for n in ru), ru
+    assert any(n.startswith("Мафия: игрок ") for n in ru), ru
     # none of it reaches the room
     room = str(public_state(table))
     assert "checked" not in room and "mafia:" not in room
@@ -366,3 +371,31 @@ def test_the_setup_screen_says_why_the_table_opened_there_in_every_language() ->
                 continue
             assert not any(rect.colliderect(b.rect) for b in buttons), (lang, s)  # type: ignore[attr-defined]
             assert rect.bottom <= 480 and rect.right <= 800, (lang, s)          # type: ignore[attr-defined]
+
+
+def test_the_hosts_notes_are_in_his_language_and_last_one_phase(tmp_path: Path) -> None:
+    # a Georgian host read "yakuza: seat 1 (by the rules)", "don checked seat 5: no" and
+    # "every player has seen his role: press start", the deal's notes all night long and the
+    # night's secrets all day
+    import re
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=7, lang="ka")
+    shown: dict[str, set[str]] = {}
+
+    def look(t: object) -> bool:
+        view = host_view(t)                               # type: ignore[arg-type]
+        label = t.game.phase_label() if t.stage == "play" else t.stage  # type: ignore[attr-defined]
+        shown.setdefault(label, set()).update(view.notes)
+        return False
+    run_virtual(app, bots, clock, until=look)
+    table = run_virtual(app, bots, clock)
+    look(table)
+    keyed = [n for n in table.log if n.key]
+    assert {"seen_all", "decided", "checked"} <= {n.key for n in keyed}, {n.key for n in keyed}
+    every = set().union(*shown.values())
+    assert every and not [n for n in every if re.search("[A-Za-z]", n)], every
+    # each phase shows its own notes: the deal's are gone at night, the night's by day
+    ready = {n for label, ns in shown.items() if label in ("deal", "ready") for n in ns}
+    night = {n for label, ns in shown.items() if label.startswith("night") for n in ns}
+    day = {n for label, ns in shown.items() if label.startswith("day") for n in ns}
+    assert ready and night and not ready & night
+    assert not night & day

@@ -8,24 +8,13 @@ timer, vote totals, the winner): it is given nothing secret, so it cannot show i
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass, field, replace
-from functools import cache
-from importlib import resources
 
 from ..rules import effects as E
 from ..table.core import Table
-
-
-@cache
-def texts() -> dict[str, dict[str, str]]:
-    raw = resources.files(__package__).joinpath("texts.toml").read_text("utf-8")
-    return {k: dict(v) for k, v in tomllib.loads(raw).items()}
-
-
-def t(key: str, lang: str) -> str:
-    entry = texts().get(key, {})
-    return entry.get(lang) or entry.get("en") or key
+from ..words import note_text
+from ..words import t as t  # (re-exported: the screens and setup read their texts here)
+from ..words import texts as texts
 
 
 @dataclass(frozen=True)
@@ -136,7 +125,10 @@ def host_view(table: Table, names: Names | None = None,
                           asked=sv.seat in table.asked) for sv in pub.seats)
     choices = tuple((d, "-" if target is None else str(target))
                     for d, (target, _) in sorted(table.pending.items()))
-    notes = tuple(n.text for n in table.log[-6:])
+    # this phase's notes only (the deal's, the night's secrets are gone by day), in the
+    # table's language
+    notes = tuple(note_text(n.key, n.fields, table.cfg.lang) if n.key else n.text
+                  for n in table.log[table.notes_from:][-6:])
     pending = ""
     if table.stage == "ready":
         pending = "start"

@@ -294,7 +294,7 @@ class TableApp:
         if self.full_at is None:
             self.full_at = now
             # short, to be read at a glance on the host's screen; the detail on stderr
-            self.table._note("disk full: game paused until there is space")
+            self.table._tell("disk_full")
             print(f"table-app: {e}; the game is paused", file=sys.stderr)
             # applied before it is durable, the one exception: nothing else is applied
             # until it is, and a restart (which lacks it) is at the same point of the game
@@ -316,7 +316,7 @@ class TableApp:
             return False
         self.entries.append(end)
         self.full = self.full_at = None
-        self.table._note("there is space again: the game goes on")
+        self.table._tell("disk_ok")
         self.table.handle(Host(("disk", "ok")), now)
         for watch in self.observers:
             watch(self.table)

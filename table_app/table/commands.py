@@ -28,7 +28,7 @@ class HostCommands:
                 if self.stage == "deal":          # the host moves the viewing on
                     if self.viewer:
                         self.panel.show(self.viewer, Dark())
-                    self._ready("the host started the game")
+                    self._ready("host_started")
                 self.start_game()
             elif name == "pause":
                 self._pause("host")

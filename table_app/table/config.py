@@ -53,10 +53,13 @@ class TableConfig:
 
 @dataclass
 class Shown:
-    """A log line for the host's screen."""
+    """A log line for the host's screen: its English text, and for a note the host reads in
+    his own language, its key and fields (`words.note_text`)."""
 
     t: float
     text: str
+    key: str = ""
+    fields: tuple[tuple[str, str], ...] = ()
 
 
 def new_seed() -> int:

@@ -26,6 +26,7 @@ from ..rules import effects as E
 from ..rules.roles import DECISION, Act
 from ..sound.catalogue import text
 from ..sound.narration import Narrator
+from ..words import note_text
 from .commands import HostCommands
 from .config import Host, Input, Shown, TableConfig, Voice
 from .deal import Dealing
@@ -64,6 +65,7 @@ class Table(Dealing, HostCommands):
         self.nominated_this_speech = False
         self.answered: set[int] = set()     # seats whose ring shows a private answer
         self.log: list[Shown] = []
+        self.notes_from = 0          # the host's screen shows the notes of this phase only
         self.captions: list[Shown] = []     # what the voice said, for the host's eyes
         self.movement: list[tuple[float, int]] = []
         self.on_effects: Callable[[list[E.Effect]], None] | None = None
@@ -143,6 +145,7 @@ class Table(Dealing, HostCommands):
             self._effect(f)
         if self.game.phase == "over" and self.stage != "over":
             self.stage = "over"
+            self.notes_from = len(self.log)
             self.timers.stop()
             self.questions.stop()
             self.panel.set_cap(self.cfg.day_cap)
@@ -150,6 +153,7 @@ class Table(Dealing, HostCommands):
 
     def _effect(self, f: E.Effect) -> None:
         if isinstance(f, E.PhaseBegins):
+            self.notes_from = len(self.log)  # the deal's notes, the night's secrets: gone
             self.questions.new_phase(self.game.phase_label())
             self.panel.set_cap(self.cfg.night_cap if f.phase == "night" else self.cfg.day_cap)
         elif isinstance(f, E.Wake):
@@ -168,12 +172,18 @@ class Table(Dealing, HostCommands):
             self.questions.stop()
             self.questions.ask(f.seat, Question("take", f.voters))
             self.timers.start("take", float(self.cfg.fmt.timers.get("vote", 15)), self.now)
-        elif isinstance(f, E.Decided):
-            what = "nothing" if f.target is None else f"seat {f.target}"
-            how = f" ({f.mode})" if f.mode else " (by the rules)" if f.default else ""
-            self._note(f"{f.decision}: {what}{how}")                   # the host's eyes only
-        elif isinstance(f, E.CheckResult):
-            self._note(f"{f.by} checked seat {f.target}: {f.result}")     # the host's eyes
+        elif isinstance(f, E.Decided):                                # the host's eyes only
+            key = "decided" if f.target is not None else "decided_nothing"
+            if f.mode:
+                self._tell(key + "_mode", decision_t=f"window_{f.decision}",
+                           seat=str(f.target), mode_t=f"mode_{f.mode}")
+            else:
+                self._tell(key + ("_default" if f.default else ""),
+                           decision_t=f"window_{f.decision}", seat=str(f.target))
+        elif isinstance(f, E.CheckResult):                            # the host's eyes only
+            result = f"result_{f.result}" if f.result in ("red", "black", "no") \
+                else f"role_{f.result}"
+            self._tell("checked", by_t=f"window_{f.by}", seat=str(f.target), result_t=result)
             # the answer, on the checker's ring only: one pixel, like every other answer
             self.questions.forget(f.audience)
             self.panel.show(f.audience, CheckShown(f.target, f.result))
@@ -336,11 +346,11 @@ class Table(Dealing, HostCommands):
     def _pad_events(self, events: list[Any]) -> None:
         for ev in events:
             if isinstance(ev, PadFault):
-                self._note(f"pad {ev.seat or 'controller'}: {ev.reason}")
+                self._pad_note("pad_fault", ev.seat, ev.reason)
                 self._pause(f"pad:{ev.seat}:{ev.reason}")
                 self.say(["pad_fault"])
             elif isinstance(ev, PadRecovered):
-                self._note(f"pad {ev.seat or 'controller'}: back ({ev.reason})")
+                self._pad_note("pad_back", ev.seat, ev.reason)
                 for r in [r for r in self.pause_reasons if r.startswith(f"pad:{ev.seat}:")]:
                     self.pause_reasons.discard(r)
                 if self.paused and not self.pause_reasons:
@@ -367,7 +377,7 @@ class Table(Dealing, HostCommands):
             if g.step == "windows" and seat in g.waiting().awake:
                 return          # his eyes are open (an introduction): a press is no alarm
             self.movement.append((self.now, seat))
-            self._note(f"movement at night: seat {seat}")
+            self._tell("movement", seat=str(seat))
 
     def _confirmed(self, seat: int, choice: int | None) -> None:
         q = self.questions.now.get(seat)
@@ -440,7 +450,20 @@ class Table(Dealing, HostCommands):
         self._after()
 
     def _note(self, text: str) -> None:
+        """A note for the host as it is (an engine's refusal, a driver's words)."""
         self.log.append(Shown(self.now, text))
+
+    def _tell(self, key: str, **fields: str) -> None:
+        """A note for the host in his language: the key of its text (`note_KEY` in the
+        screen's texts) and its fields."""
+        items = tuple(fields.items())
+        self.log.append(Shown(self.now, note_text(key, items, "en"), key, items))
+
+    def _pad_note(self, key: str, seat: int, reason: str) -> None:
+        # a driver's reason is its own words; the grammar's "stuck" and the link's are ours
+        known = reason in ("stuck", "link")
+        self._tell(key + ("_controller" if not seat else ""), seat=str(seat),
+                   **({"reason_t": f"reason_{reason}"} if known else {"reason": reason}))
 
     def say(self, line: list[str]) -> None:
         """Say a line, and show it on the host's screen too (a host without sound is not

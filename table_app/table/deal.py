@@ -47,7 +47,7 @@ class Dealing:
     def _next_viewer(self: Table) -> None:
         self.viewer += 1
         if self.viewer > self.cfg.players:
-            self._ready("every player has seen his role: press start")
+            self._ready("seen_all")
             return
         self.say(["hold_to_see", num(self.viewer)])
         self.timers.start("view", VIEW_TURN, self.now)
@@ -55,7 +55,7 @@ class Dealing:
     def _ready(self: Table, note: str) -> None:
         self.stage = "ready"
         self.timers.stop()
-        self._note(note)
+        self._tell(note)
 
     def _next_registration(self: Table) -> None:
         if not self.registering:
@@ -71,11 +71,11 @@ class Dealing:
                       for seat in range(1, self.cfg.players + 1))
         why = composition_error(self.cfg.fmt, self.cfg.players, roles)
         if why:
-            self._note(f"registration: {why}; assign the missing roles (assign SEAT ROLE)")
+            self._tell("register_missing", why=why)
             return
         self._apply(A.Deal(roles))
         self.writer.deal(roles)
-        self._ready("the cards are registered: press start")
+        self._ready("registered")
 
     def _plain_role(self: Table) -> str:
         """The role of a seat that pressed for nothing at a card deal."""
