@@ -359,6 +359,7 @@ def play(args: Any) -> int:
             rest = []
             for e in events:
                 if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and e.pos[0] < 800:
+                    totals.dismiss()                # the host taps on: the totals are read
                     cmd = screen.touch(e.pos)
                     screen.last = None
                     if cmd == ("setup",):
@@ -402,7 +403,7 @@ def play(args: Any) -> int:
                 next_frame = now + frame
                 table = app.table           # type: ignore[assignment]
                 table.on_effects = totals
-                view = host_view(table, Names(names), now=app.clock.now())
+                view = host_view(table, Names(names), totals.last, now=app.clock.now())
                 if recorder is not None and table.stage == "over":
                     view = replace(view, rating=recorder.top)
                 drew = screen.update(view)

@@ -97,7 +97,7 @@ def test_a_club_night_from_the_screen(tmp_path: Path, fmt_id: str, players: int,
     assert [c.cmd for c in sent] == [("foul", str(keyed)), ("pause",), ("resume",)]
     assert table.game.fouls[keyed] == 1 and not table.paused
     host.tap(("seat", str(b)))
-    host.tap(("confirm", str(b)))
+    host.tap(("confirm", "disqualify", str(b)))
     assert table.game.alive[b]                          # not yet: it asks once more
     host.tap(("disqualify", str(b)))
     assert not table.game.alive[b]
@@ -117,7 +117,12 @@ def test_a_club_night_from_the_screen(tmp_path: Path, fmt_id: str, players: int,
     table = run_virtual(app, bots, clock)
     assert table.stage == "over" and host_view(table).public.winner
     labels = {b.cmd: b.label for b in host.view().buttons}
-    assert labels[("start",)] == "Next game"
+    assert labels[("confirm", "start")] == "Next game"
+    # nothing that does nothing now (pause, skip), and a new deal asked twice
+    assert set(labels) == {("confirm", "start"), ("setup",)} | {
+        c for c in labels if c[0] == "seat"}, labels
+    host.tap(("confirm", "start"))
+    assert app.table is table                           # not yet: it asks once more
     host.tap(("start",))
     assert app.table is not table and app.table.stage in ("deal", "register")
     assert app.table.cfg.players == players and app.table.cfg.fmt.id == fmt_id

@@ -161,7 +161,7 @@ def test_touch_sends_host_commands(tmp_path: Path) -> None:
     assert _press(screen, app, ("act", "6", "-")) == ("act", "6", "-")
     # a removal asks once more before it is sent
     screen.selected = 4
-    assert _press(screen, app, ("confirm", "4")) is None
+    assert _press(screen, app, ("confirm", "disqualify", "4")) is None
     assert _press(screen, app, ("disqualify", "4")) == ("disqualify", "4")
 
 
@@ -399,3 +399,31 @@ def test_the_hosts_notes_are_in_his_language_and_last_one_phase(tmp_path: Path) 
     day = {n for label, ns in shown.items() if label.startswith("day") for n in ns}
     assert ready and night and not ready & night
     assert not night & day
+
+
+def test_vote_totals_stay_up_until_the_host_taps_on(tmp_path: Path) -> None:
+    # "2:11" beside the clock, gone a second or two after the vote (the screen was never
+    # given the kept totals): now "№2 — 11" on both screens until the host taps
+    from table_app.screen.render import total_text
+    app, bots, clock, totals = _game(tmp_path, fmt_id="classic", players=11)
+    app.table.on_effects = totals
+    table = run_virtual(app, bots, clock, until=lambda t: bool(totals.last))
+    said = totals.last
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night"
+                        and t.game.night_no == 2)
+    assert totals.last == said and not table.game.totals        # the rules' are gone
+    view = host_view(table, None, totals.last)
+    assert view.public.totals == said and public_state(table, None, totals.last).totals == said
+    totals.dismiss()
+    assert host_view(table, None, totals.last).public.totals == ()
+    assert total_text(2, 11, "ru") == "№2 — 11" and total_text(0, 7, "ru") == "За — 7"
+
+
+def test_an_act_for_after_its_window_is_not_dropped_unseen(tmp_path: Path) -> None:
+    app, bots, clock, _ = _game(tmp_path)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                        and t.game.phase == "night" and bool(t.asked))
+    idle = next(s for s in range(1, 13) if s not in table.questions.now)
+    from table_app.table import Host as HostCommand
+    app.feed(HostCommand(("act", str(idle), "3")))
+    assert table.log[-1].key == "act_late" and "seat " + str(idle) in table.log[-1].text

@@ -148,7 +148,9 @@ def host_view(table: Table, names: Names | None = None,
 
 
 class Totals:
-    """Keeps the last vote's totals (public: they are announced), fed with the effects."""
+    """Keeps the last vote's totals (public: they are announced), fed with the effects, on
+    the screens until the host taps on (the rules' own moved on a second or two after the
+    vote, before anyone had read them down)."""
 
     def __init__(self) -> None:
         self.last: tuple[tuple[int, int], ...] = ()
@@ -157,5 +159,7 @@ class Totals:
         for f in fx:
             if isinstance(f, E.VoteTotals):
                 self.last = f.totals
-            elif isinstance(f, E.PhaseBegins):
-                self.last = ()
+
+    def dismiss(self) -> None:
+        """The host tapped on: the totals are read."""
+        self.last = ()

@@ -169,8 +169,8 @@ def draw_public(p: Painter, surf: Any, pub: PublicState) -> None:
         y += 70
     if pub.totals:
         p.text(surf, t("votes", lang), (x, y), 18, AMBER, True, width=w)
-        for i, (seat, n) in enumerate(pub.totals):
-            p.text(surf, f"{seat}: {n}", (x, y + 26 + 24 * i), 20)
+        for i, (seat, n) in enumerate(pub.totals[:14]):
+            p.text(surf, total_text(seat, n, lang), (x + 150 * (i // 7), y + 26 + 24 * (i % 7)), 20)
     speaking = [s.seat for s in pub.seats if s.speaking]
     if speaking:
         p.text(surf, f"{t('speaking', lang)}: {speaking[0]}", (x, 420), 22, GREEN, True, width=w)
@@ -210,9 +210,14 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
                AMBER, True, width=w)
         y += 26
     if pub.totals:
-        p.text(surf, f"{t('votes', lang)}: " + "  ".join(f"{s}:{n}" for s, n in pub.totals),
-               (x, y), 16, AMBER, width=w)
-        y += 26
+        # "№2 — 11", three a line: never "2:11" beside the clock
+        p.text(surf, t("votes", lang), (x, y), 16, AMBER, True, width=w)
+        y += 22
+        for i in range(0, min(len(pub.totals), 9), 3):
+            p.text(surf, "   ".join(total_text(s, n, lang) for s, n in pub.totals[i:i + 3]),
+                   (x, y), 16, AMBER, width=w)
+            y += 20
+        y += 4
     if pub.phase == "over" and view.rating:
         # between games: the season's rating from the club's records
         p.text(surf, t("rating", lang), (x, y), 16, BLUE, True, width=w)
@@ -229,39 +234,49 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     for line in view.captions[-2:]:
         p.text(surf, "“" + line + "”", (x, cy), 13, TEXT, width=w)
         cy += 18
-    # commands: the bottom rows are touch buttons
-    row = [("next_game" if pub.phase == "over" else "start", ("start",)),
-           ("resume" if pub.paused else "pause",
-                                   ("resume",) if pub.paused else ("pause",)),
+    # commands: the bottom rows are touch buttons; after a game only what still means
+    # something (a next game, asked twice: it deals at once; or new players)
+    row = [("start", ("start",)),
+           ("resume" if pub.paused else "pause", ("resume",) if pub.paused else ("pause",)),
            ("skip", ("skip",)), ("undo", ("undo",))]
     if pub.phase == "over":
-        row[-1] = ("new_players", ("setup",))     # or new players: the setup screen again
+        row = [("next_game", ("confirm", "start")), ("new_players", ("setup",))]
+    each = 300 // len(row)                  # two after a game: room for "Новая игра"
     for i, (key, cmd) in enumerate(row):
-        buttons.append(_button(p, surf, (x + i * 75, 380, 70, 40), cmd, t(key, lang)))
+        buttons.append(_button(p, surf, (x + i * each, 380, each - 5, 40), cmd, t(key, lang)))
     if acting is not None:
         # acting for a broken pad: the next seat tapped is his choice, or nothing
         p.text(surf, f"#{acting}: {t('act_target', lang)}", (x, 432), 14, AMBER, True, width=195)
         buttons.append(_button(p, surf, (x + 200, 428, 90, 40), ("act", str(acting), "-"),
                                t("nothing", lang)))
     elif confirm is not None:
-        # a removal is not undone by a slip of the finger: it asks once more
-        p.text(surf, f"#{confirm[1]}: {t('confirm_remove', lang)}", (x, 432), 14, RED, True,
-               width=195)
-        buttons.append(_button(p, surf, (x + 200, 428, 90, 40), confirm, t("disqualify", lang)))
+        # a removal, or a new deal, is not undone by a slip of the finger: it asks once more
+        if confirm[0] == "start":
+            ask, label = t("confirm_next", lang), t("next_game", lang)
+        else:
+            ask, label = f"#{confirm[1]}: {t('confirm_remove', lang)}", t("disqualify", lang)
+        p.text(surf, ask, (x, 432), 14, RED, True, width=195)
+        buttons.append(_button(p, surf, (x + 200, 428, 90, 40), confirm, label))
     elif selected is not None and view.missing and not view.calling:
         # a card deal with roles nobody pressed for: tap a seat, then the role on his card
         p.text(surf, f"#{selected}", (x, 432), 18, TEXT, True)
         for i, role in enumerate(dict.fromkeys(view.missing)):
             buttons.append(_button(p, surf, (x + 40 + i * 85, 428, 80, 40),
                                    ("assign", str(selected), role), role_name(role, lang)))
-    elif selected is not None:
+    elif selected is not None and pub.phase != "over":     # a finished game has no fouls
         sel = str(selected)
-        seat_row = [("foul", ("foul", sel)), ("disqualify", ("confirm", sel)),
+        seat_row = [("foul", ("foul", sel)), ("disqualify", ("confirm", "disqualify", sel)),
                     ("act", ("act", sel))]
         p.text(surf, f"#{selected}", (x, 432), 18, TEXT, True)
         for i, (key, cmd) in enumerate(seat_row):
             buttons.append(_button(p, surf, (x + 40 + i * 85, 428, 80, 40), cmd, t(key, lang)))
     return buttons
+
+
+def total_text(seat: int, votes: int, lang: str) -> str:
+    """One nominee's total, as a club reads it out: "№2 — 11" (seat 0: the remove-all
+    question's yes votes)."""
+    return f"{t('in_favour', lang) if seat == 0 else f'№{seat}'} — {votes}"
 
 
 def _button(p: Painter, surf: Any, rect: tuple[int, int, int, int], cmd: tuple[str, ...],
@@ -321,7 +336,7 @@ class Screen:
                     self.selected = None
                     return None
                 if b.cmd[0] == "confirm":
-                    self.confirm = ("disqualify", b.cmd[1])   # ask once more
+                    self.confirm = b.cmd[1:]          # ask once more
                     self.selected = None
                     return None
                 self.acting = None

@@ -69,8 +69,12 @@ class HostCommands:
                 self.writer.line(f"{name} {seat}")
                 self._after()
             elif name == "act":
-                self._confirmed(self._seat_arg(args[0]),
-                                None if args[1] == "-" else self._seat_arg(args[1]))
+                seat = self._seat_arg(args[0])
+                if seat not in self.questions.now:
+                    # his window closed before the host's tap: say so, never drop it unseen
+                    self._tell("act_late", seat=str(seat))
+                    return
+                self._confirmed(seat, None if args[1] == "-" else self._seat_arg(args[1]))
             elif name == "assign" and self.stage == "register":
                 seat, role = self._seat_arg(args[0]), args[1]
                 if role not in self.cfg.fmt.roles:
