@@ -458,3 +458,34 @@ def test_the_sound_board_changes_its_language(tmp_path: Path) -> None:
             board.set_lang("xx")
     finally:
         board.stop()
+
+
+def test_a_skip_is_undone_while_nothing_came_after_it(tmp_path: Path) -> None:
+    # Skip could not be undone: a slip of the finger cut a player's speech for good
+    from table_app.table import Tick
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=9)
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day"
+                        and t.game.step == "speeches" and "speech" in t.asked.values())
+    speaker = table.game.waiting().speaker
+    left = table.time_left(clock.now())
+    app.feed(Host(("skip",)))
+    assert app.table.game.waiting().speaker != speaker
+    clock.advance(2.0)
+    app.feed(Tick())
+    app.feed(Host(("undo",)))                     # only time since: as if never skipped
+    table = app.table
+    assert table.game.waiting().speaker == speaker
+    assert table.time_left(clock.now()) == pytest.approx(left - 2.0)
+    app.feed(Host(("skip",)))
+    run_virtual(app, bots, clock, until=lambda t: app.entries[-1].get("k") == "edge")
+    before = app.table.game_script()
+    app.feed(Host(("undo",)))                     # a press came after it: too late
+    assert app.table.log[-1].key == "undo_skip_late"
+    assert app.table.game_script() == before
+    script = app.table.game_script()
+    app.close()
+    again, _, _, _ = virtual_table(tmp_path / "j", seed=9)    # and a restart agrees
+    try:
+        assert again.table is not None and again.table.game_script() == script
+    finally:
+        again.close()

@@ -25,7 +25,10 @@ from .journal import Journal, JournalFull, JournalUnreadable, decode, encode, se
 
 DEALS = ("app", "cards")
 #: Host commands that `undo` can take back.
-UNDOABLE = ("foul", "disqualify", "act")
+UNDOABLE = ("foul", "disqualify", "act", "skip")
+#: what may follow a skip that is still undone as if it never was: time, and buttons synced
+#: (a press after it belongs to what came next, and would be replayed out of its place)
+AFTER_SKIP = ("tick", "level")
 TICK_EVERY = 1.0       # while a timer runs, time is journaled this often (resume accuracy)
 
 
@@ -358,8 +361,17 @@ class TableApp:
         for i in range(len(self.entries) - 1, 0, -1):
             e = self.entries[i]
             if e.get("k") == "host" and e["cmd"][0] in UNDOABLE and i not in undone:
+                if e["cmd"][0] == "skip" and any(
+                        x.get("k") not in AFTER_SKIP for x in self.entries[i + 1:]):
+                    assert self.table is not None
+                    self.table._tell("undo_skip_late")
+                    return
                 entry = {"t": now, "k": "undo", "undo": i}
-                self.journal.write(entry)
+                try:
+                    self.journal.write(entry)
+                except JournalFull as exc:
+                    self._disk_full(now, exc)
+                    return
                 self.entries.append(entry)
                 self._rebuild()
                 return
