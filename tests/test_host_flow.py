@@ -12,6 +12,7 @@ from table_app.pads.rings import Dark
 from table_app.rules import deal_from_seed
 from table_app.screen import Names, Screen, host_view
 from table_app.screen.render import SIZE
+from table_app.table import Tick
 from table_app.table.virtual import run_virtual, virtual_table
 
 
@@ -54,16 +55,37 @@ def test_a_club_night_from_the_screen(tmp_path: Path, fmt_id: str, players: int,
     host = Host(app, clock)
     table = app.table
     if deal == "cards":
-        # the doctor's holder never presses: his card is missing when the calls are over
-        doctor = next(s for s, r in enumerate(
-            deal_from_seed(table.cfg.fmt, players, 31).roles, 1) if r == "doctor")
+        # the calling waits until the host has dealt the cards and says so
+        roles = deal_from_seed(table.cfg.fmt, players, 31).roles
+        doctor, detective = (roles.index(r) + 1 for r in ("doctor", "detective"))
+        clock.advance(30.0)
+        app.feed(Tick())
+        assert not host_view(table).calling and not table.registering
+        # the doctor's and the detective's holders miss their calls
         bots.plans[doctor] = ("register", "doctor")
-        assert host.view() and host_view(table).calling        # the called role is shown
+        bots.plans[detective] = ("register", "detective")
+        host.tap(("call",))
+        assert host_view(table).calling                     # the called role is shown
         run_virtual(app, bots, clock, until=lambda t: not t.registering)
-        assert table.stage == "register" and host_view(table).missing == ("doctor",)
-        host.tap(("seat", str(doctor)))
-        host.tap(("assign", str(doctor), "doctor"))
+        assert table.stage == "register"
+        assert host_view(table).missing == ("detective", "doctor")
+        places = {b.cmd: b.rect for b in host.view().buttons if b.cmd[0] == "call"}
+        # the doctor is called again, and presses this time
+        del bots.plans[doctor]
+        host.tap(("call", "doctor"))
+        assert host_view(table).calling == "doctor"
+        run_virtual(app, bots, clock, until=lambda t: not t.registering)
+        assert host_view(table).missing == ("detective",)
+        # the detective's card, assigned by touch: his button has not moved
+        assert {b.cmd: b.rect for b in host.view().buttons
+                if b.cmd[0] == "call"}[("call", "detective")] == places[("call", "detective")]
+        host.tap(("seat", str(detective)))
+        assign = next(b for b in host.view().buttons if b.cmd[0] == "assign"
+                      and b.cmd[2] == "detective")
+        assert assign.rect == places[("call", "detective")]
+        host.tap(("assign", str(detective), "detective"))
         assert table.stage == "ready" and table.game.roles[doctor] == "doctor"
+        assert table.game.roles[detective] == "detective"
     bots_start = bots.observe                           # the host, not the bots, starts
     bots.observe = lambda t, now: [c for c in bots_start(t, now) if c != ("start",)]
     run_virtual(app, bots, clock, until=lambda t: t.stage == "ready")

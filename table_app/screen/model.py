@@ -57,6 +57,9 @@ class HostView:
     captions: tuple[str, ...] = ()       # the last lines the voice said
     calling: str = ""                    # a card deal: the role being called now
     missing: tuple[str, ...] = ()        # a card deal: roles no seat pressed for yet
+    #: a card deal: every role that is called, in the format's order (each keeps its place
+    #: on the screen: buttons that moved after each assignment gave the wrong seat a role)
+    deal_roles: tuple[str, ...] = ()
     pending: str = ""                    # what the host must decide now
     rating: tuple[tuple[str, float], ...] = ()   # between games: the season's best, rated
 
@@ -130,21 +133,24 @@ def host_view(table: Table, names: Names | None = None,
     notes = tuple(note_text(n.key, n.fields, table.cfg.lang) if n.key else n.text
                   for n in table.log[table.notes_from:][-6:])
     pending = ""
-    if table.stage == "ready":
+    if table.stage == "register" and not table.calls_started:
+        pending = "call"                 # the cards are being dealt: the host says when
+    elif table.stage == "ready":
         pending = "start"
     elif table.paused:
         pending = "resume"
     captions = tuple(c.text for c in table.captions[-2:])
-    calling, missing = "", ()
-    if table.stage == "register":
-        from ..table.deal import missing_roles
+    calling, missing, deal_roles = "", (), ()
+    if table.stage == "register" and table.calls_started:
+        from ..table.deal import called_roles, missing_roles
         calling = table.registering[0] if table.registering else ""
         missing = missing_roles(table)
+        deal_roles = called_roles(table)
     # a card deal: what each seat registered is the host's to see
     if table.stage == "register":
         seats = tuple(replace(sv, role=table.registered.get(sv.seat, "")) for sv in seats)
     return HostView(pub, seats, window, choices, notes, captions=captions, pending=pending,
-                    calling=calling, missing=missing)
+                    calling=calling, missing=missing, deal_roles=deal_roles)
 
 
 class Totals:

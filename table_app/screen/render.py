@@ -241,6 +241,8 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
            ("skip", ("skip",)), ("undo", ("undo",))]
     if pub.phase == "over":
         row = [("next_game", ("confirm", "start")), ("new_players", ("setup",))]
+    elif view.pending == "call":
+        row = [("call_roles", ("call",))]          # the cards are being dealt: nothing runs
     each = 300 // len(row)                  # two after a game: room for "Новая игра"
     for i, (key, cmd) in enumerate(row):
         buttons.append(_button(p, surf, (x + i * each, 380, each - 5, 40), cmd, t(key, lang)))
@@ -257,12 +259,21 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
             ask, label = f"#{confirm[1]}: {t('confirm_remove', lang)}", t("disqualify", lang)
         p.text(surf, ask, (x, 432), 14, RED, True, width=195)
         buttons.append(_button(p, surf, (x + 200, 428, 90, 40), confirm, label))
-    elif selected is not None and view.missing and not view.calling:
-        # a card deal with roles nobody pressed for: tap a seat, then the role on his card
-        p.text(surf, f"#{selected}", (x, 432), 18, TEXT, True)
-        for i, role in enumerate(dict.fromkeys(view.missing)):
-            buttons.append(_button(p, surf, (x + 40 + i * 85, 428, 80, 40),
-                                   ("assign", str(selected), role), role_name(role, lang)))
+    elif view.missing and not view.calling:
+        # a card deal with roles nobody pressed for: tap a seat, then the role on his card;
+        # with no seat tapped, a role's button calls it again. Every role keeps its place
+        # (assigned ones stay, dimmed), so the same spot never means another role
+        head = f"#{selected}" if selected is not None else t("call_again", lang)
+        p.text(surf, head, (x, 196), 14, AMBER, True, width=w)
+        for i, role in enumerate(view.deal_roles):
+            rect = (x + (i % 3) * 99, 216 + (i // 3) * 34, 94, 30)
+            if role not in view.missing:
+                p.pg.draw.rect(surf, BUTTON, rect, 1, border_radius=6)
+                p.text(surf, role_name(role, lang), (rect[0] + 47, rect[1] + 15), 12, DIM,
+                       anchor="center", width=88)
+                continue
+            cmd = ("assign", str(selected), role) if selected is not None else ("call", role)
+            buttons.append(_button(p, surf, rect, cmd, role_name(role, lang)))
     elif selected is not None and pub.phase != "over":     # a finished game has no fouls
         sel = str(selected)
         seat_row = [("foul", ("foul", sel)), ("disqualify", ("confirm", "disqualify", sel)),
@@ -341,7 +352,7 @@ class Screen:
                     return None
                 self.acting = None
                 self.confirm = None
-                if b.cmd[0] in ("foul", "disqualify"):
+                if b.cmd[0] in ("foul", "disqualify", "assign"):
                     self.selected = None
                 return b.cmd
         return None

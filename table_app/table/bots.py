@@ -73,6 +73,8 @@ class TableBots:
             if self.plans.get(seat) != key and 1 <= seat <= table.cfg.players:
                 self.plans[seat] = key
                 self._press_for(seat, now + THINK, HOLD)
+        if table.stage == "register" and not table.calls_started:
+            host.append(("call",))                # the cards are dealt: call the roles
         if table.stage == "register" and table.registering:
             role = table.registering[0]
             roles = deal_from_seed(table.cfg.fmt, table.cfg.players, self.seed).roles

@@ -75,6 +75,8 @@ class HostCommands:
                     self._tell("act_late", seat=str(seat))
                     return
                 self._confirmed(seat, None if args[1] == "-" else self._seat_arg(args[1]))
+            elif name == "call":
+                self.call(args[0] if args else None)
             elif name == "assign" and self.stage == "register":
                 seat, role = self._seat_arg(args[0]), args[1]
                 if role not in self.cfg.fmt.roles:

@@ -58,6 +58,7 @@ class Table(Dealing, HostCommands):
         self.writer = ScriptWriter(cfg.fmt.id, n, self._option_lines())
         self.viewer = 0              # app deal: whose turn it is to look at his role
         self.registering: list[str] = []
+        self.calls_started = False   # a card deal: the host said the cards are dealt
         self.registered: dict[int, str] = {}
         self.pending: dict[str, tuple[int | None, str]] = {}   # night choices, till the close
         self.ballots: dict[int, int] = {}

@@ -30,11 +30,9 @@ class Dealing:
         self.panel.set_cap(self.cfg.night_cap)
         self.say(["city_sleeps"])
         if self.cfg.deal == "cards":
+            # the host deals the cards first: the calling waits for his "call roles"
             self.stage = "register"
-            roles = self.cfg.fmt.composition[self.cfg.players]
-            self.registering = [r for r in self.cfg.fmt.role_order
-                                if r in roles and not ROLE[r].plain]
-            self._next_registration()
+            self._tell("cards_deal")
             return
         roles = self.cfg.roles or deal_from_seed(self.cfg.fmt, self.cfg.players,
                                                  self.cfg.seed).roles
@@ -57,6 +55,26 @@ class Dealing:
         self.timers.stop()
         self._tell(note)
 
+    def call(self: Table, role: str | None = None) -> None:
+        """The host's "call roles" (every role in the format's order, once the cards are
+        dealt), or one role called again: a missed call, its cards pressed for in a new
+        turn of the same length."""
+        if self.stage != "register":
+            return
+        if role is None:
+            if self.calls_started:
+                return
+            self.calls_started = True
+            self.notes_from = len(self.log)       # "deal the cards" is done
+            roles = self.cfg.fmt.composition[self.cfg.players]
+            self.registering = [r for r in self.cfg.fmt.role_order
+                                if r in roles and not ROLE[r].plain]
+        else:
+            if not self.calls_started or role not in missing_roles(self):
+                raise ValueError(f"no {role} card is missing")
+            self.registering = [role] + [r for r in self.registering if r != role]
+        self._next_registration()
+
     def _next_registration(self: Table) -> None:
         if not self.registering:
             self._finish_registration()
@@ -71,7 +89,10 @@ class Dealing:
                       for seat in range(1, self.cfg.players + 1))
         why = composition_error(self.cfg.fmt, self.cfg.players, roles)
         if why:
-            self._tell("register_missing", why=why)
+            # the roles themselves are on the host's screen ("missing: ..."), by touch
+            self._tell("register_missing")
+            if not missing_roles(self):           # (a deal wrong some other way)
+                self._note(f"registration: {why}")
             return
         self._apply(A.Deal(roles))
         self.writer.deal(roles)
@@ -92,6 +113,12 @@ class Dealing:
         if seat in self.registered or taken >= want:
             return
         self.registered[seat] = role
+
+
+def called_roles(table: Table) -> tuple[str, ...]:
+    """At a card deal, every role that is called, once each, in the format's order."""
+    want = table.cfg.fmt.composition[table.cfg.players]
+    return tuple(r for r in table.cfg.fmt.role_order if want.get(r) and not ROLE[r].plain)
 
 
 def missing_roles(table: Table) -> tuple[str, ...]:
