@@ -14,6 +14,7 @@ from pad_rigs import GpioRig, SimRig
 from firmware_bridge.ringdraw import ANSWER
 from table_app.clock import FakeClock
 from table_app.pads import FakePads, PadError, make_pads
+from table_app.pads.sim import shown
 from table_app.pads.base import backend_kind
 from table_app.pads.gpio import load_pins
 from table_app.pads.rings import (
@@ -164,11 +165,11 @@ def test_simulator_window_shows_the_rings(tmp_path: Path) -> None:
         assert out.stat().st_size > 5000
         img = pygame.image.load(str(out))
         assert img.get_size() == (720, 720)
-        assert sim.pixel_at_ring(1, 5) == CURSOR            # seat 1 points at seat 6
-        assert sim.pixel_at_ring(1, 1) == DIM and sim.pixel_at_ring(1, 8) == DIM
+        assert sim.pixel_at_ring(1, 5) == shown(CURSOR)     # seat 1 points at seat 6
+        assert sim.pixel_at_ring(1, 1) == shown(DIM) and sim.pixel_at_ring(1, 8) == shown(DIM)
         unlit = sim.pixel_at_ring(7, 0)                       # a dark pad
         assert all(sim.pixel_at_ring(7, i) == unlit for i in range(12))
-        assert sim.pixel_at_ring(4, 7) == ANSWER[0] and sim.pixel_at_ring(4, 0) == unlit
+        assert sim.pixel_at_ring(4, 7) == shown(ANSWER[0]) and sim.pixel_at_ring(4, 0) == unlit
     finally:
         rig.close()
 
@@ -232,3 +233,25 @@ def test_the_fake_pads_keep_the_latest_pictures_not_every_one() -> None:
     assert len(pads.history) <= 2 * FakePads.HISTORY
     n = shows - 1
     assert pads.history[-1] == (n % 12 + 1, Pick(frozenset({n % 7 + 1}), cursor=n % 5 + 1))
+
+
+def test_a_role_card_at_night_brightness_is_readable_on_the_simulator() -> None:
+    # at the deal's 25 % cap the simulated ring drew the card as one navy and one grey
+    # pixel at 25 % of the screen's white: unreadable; an LED at 25 % looks far brighter
+    from table_app.pads.rings import RoleCard
+    from table_app.rules import find_format
+    from table_app.rules.roles import ROLE
+    rig = SimRig()
+    try:
+        sim = rig.backend
+        rig.panel.set_cap(0.25)
+        fmt = find_format("yakuza")
+        for seat, role in enumerate(("don", "detective", "yakuza", "civilian"), 1):
+            rig.panel.show(seat, RoleCard(fmt.team_of[role], ROLE[role].card))
+        sim.draw()
+        for seat in (1, 2, 3, 4):
+            lit = [max(sim.pixel_at_ring(seat, k)) for k in range(12)
+                   if any(sim.pixels(seat, rig.clock.now())[k])]
+            assert lit and max(lit) >= 110, (seat, lit)
+    finally:
+        rig.close()

@@ -16,6 +16,10 @@ from ..clock import Clock
 from .base import PadBackend, Sink
 
 KEYS = "1234567890-="
+#: an LED looks far brighter than its duty cycle (the eye's response is about a power of
+#: 1/2.2): a ring at the night's 25 % drawn at 25 % of the screen's white was a role card
+#: of one navy and one grey speck nobody could read
+GAMMA = 1 / 2.2
 TABLE_GREEN = (18, 60, 38)
 BACKGROUND = (14, 14, 18)
 PAD = (48, 48, 56)
@@ -152,8 +156,8 @@ class SimPads(PadBackend):
                 a = self._angle(k + 1)          # pixel k points where seat k+1 sits
                 px = cx + int(pr * 0.72 * math.cos(a))
                 py = cy + int(pr * 0.72 * math.sin(a))
-                pygame.draw.circle(surf, colour if any(colour) else (28, 28, 32), (px, py),
-                                   max(3, pr // 7))
+                pygame.draw.circle(surf, shown(colour) if any(colour) else (28, 28, 32),
+                                   (px, py), max(3, pr // 7))
             if self._font is not None:
                 label = self._font.render(str(seat), True, TEXT)
                 surf.blit(label, label.get_rect(center=(cx, cy)))
@@ -172,3 +176,9 @@ class SimPads(PadBackend):
         x, y = cx + int(pr * 0.72 * math.cos(a)), cy + int(pr * 0.72 * math.sin(a))
         c = self.surface.get_at((x, y))
         return int(c.r), int(c.g), int(c.b)
+
+
+def shown(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """A ring pixel's colour as the simulator draws it: as bright as the LED looks."""
+    r, g, b = (round(255 * (v / 255) ** GAMMA) for v in colour)
+    return r, g, b
