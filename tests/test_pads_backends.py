@@ -14,7 +14,6 @@ from pad_rigs import GpioRig, SimRig
 from firmware_bridge.ringdraw import ANSWER
 from table_app.clock import FakeClock
 from table_app.pads import FakePads, PadError, make_pads
-from table_app.pads.sim import shown
 from table_app.pads.base import backend_kind
 from table_app.pads.gpio import load_pins
 from table_app.pads.rings import (
@@ -31,6 +30,7 @@ from table_app.pads.rings import (
     led_level,
     render,
 )
+from table_app.pads.sim import shown
 
 PINS = (Path(__file__).parent.parent / "hardware" / "pins.toml").read_text()
 ROOT = Path(__file__).parent.parent
