@@ -141,7 +141,7 @@ def test_a_club_night_from_the_screen(tmp_path: Path, fmt_id: str, players: int,
     labels = {b.cmd: b.label for b in host.view().buttons}
     assert labels[("confirm", "start")] == "Next game"
     # nothing that does nothing now (pause, skip), and a new deal asked twice
-    assert set(labels) == {("confirm", "start"), ("setup",)} | {
+    assert set(labels) == {("confirm", "start"), ("setup",), ("roles",)} | {
         c for c in labels if c[0] == "seat"}, labels
     host.tap(("confirm", "start"))
     assert app.table is table                           # not yet: it asks once more

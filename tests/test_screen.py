@@ -427,3 +427,30 @@ def test_an_act_for_after_its_window_is_not_dropped_unseen(tmp_path: Path) -> No
     from table_app.table import Host as HostCommand
     app.feed(HostCommand(("act", str(idle), "3")))
     assert table.log[-1].key == "act_late" and "seat " + str(idle) in table.log[-1].text
+
+
+def test_hide_roles_leaves_nothing_on_the_seats_that_says_who_holds_what(
+        tmp_path: Path) -> None:
+    # the host's panel showed every role in every phase, and a player beside him can read a
+    # 7-inch panel: with roles hidden, two deals look alike round the table
+    raw = getattr(pygame.image, "tobytes", None) or pygame.image.tostring
+    tables = []
+    for seed in (1, 2):
+        app, bots, clock, _ = virtual_table(tmp_path / f"j{seed}", seed=seed)
+        tables.append((run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                                   and t.game.phase == "night" and bool(t.asked)), clock))
+    assert tables[0][0].game.roles != tables[1][0].game.roles
+    pictures = {}
+    for hide in (False, True):
+        for i, (table, clock) in enumerate(tables):
+            screen = Screen(_surface())
+            if hide:
+                button = next(b for b in (screen.update(host_view(table, now=clock.now()))
+                                          and screen.buttons) if b.cmd == ("roles",))
+                x, y, w, h = button.rect
+                assert screen.touch((x + w // 2, y + h // 2)) is None and screen.hide_roles
+            screen.last = None
+            screen.update(host_view(table, now=clock.now()))
+            pictures[hide, i] = raw(screen.surface.subsurface((0, 0, 480, 480)), "RGB")
+    assert pictures[False, 0] != pictures[False, 1]
+    assert pictures[True, 0] == pictures[True, 1]

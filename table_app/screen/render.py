@@ -8,7 +8,7 @@ font is DejaVu Sans (it has Georgian), else pygame's own.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -177,16 +177,24 @@ def draw_public(p: Painter, surf: Any, pub: PublicState) -> None:
 
 
 def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None,
-              acting: int | None = None, confirm: tuple[str, ...] | None = None) -> list[Button]:
-    """The host's screen: the whole table, roles and choices, and the command buttons."""
+              acting: int | None = None, confirm: tuple[str, ...] | None = None,
+              hide_roles: bool = False) -> list[Button]:
+    """The host's screen: the whole table, roles and choices, and the command buttons; with
+    `hide_roles`, nothing on the seats says who holds what (a player beside the host can
+    read a 7-inch panel): no role, no awake or asked mark."""
     surf.fill(BG)
     pub = view.public
     lang = pub.lang
-    buttons = draw_table(p, surf, view.seats, pub, True, (0, 0, 480, 480))
+    seats = view.seats
+    if hide_roles:
+        seats = tuple(replace(sv, role="", awake=False, asked=False) for sv in seats)
+    buttons = draw_table(p, surf, seats, pub, True, (0, 0, 480, 480))
     x = 496
     y = 12
     w = 800 - x - 8
-    p.text(surf, t("host_notes", lang), (x, y), 14, DIM, width=w)
+    p.text(surf, t("host_notes", lang), (x, y), 14, DIM, width=w - 120)
+    buttons.append(_button(p, surf, (800 - 122, 4, 116, 28), ("roles",),
+                           t("show_roles" if hide_roles else "hide_roles", lang)))
     y += 26
     if view.calling:
         p.text(surf, f"{t('calling', lang)}: {role_name(view.calling, lang)}", (x, y), 18,
@@ -313,11 +321,12 @@ class Screen:
         self.selected: int | None = None
         self.acting: int | None = None
         self.confirm: tuple[str, ...] | None = None   # a removal waiting for its second tap
+        self.hide_roles = False      # the host's own toggle: nothing goes to the table
 
     def update(self, view: HostView) -> bool:
         """Draw if anything changed; True if it drew."""
         model = (view.public if self.public else view, self.selected, self.acting,
-                 self.confirm, self.public)
+                 self.confirm, self.public, self.hide_roles)
         if model == self.last:
             return False
         self.last = model
@@ -327,7 +336,7 @@ class Screen:
             self.buttons = []
         else:
             self.buttons = draw_host(self.painter, self.surface, view, self.selected,
-                                     self.acting, self.confirm)
+                                     self.acting, self.confirm, self.hide_roles)
         return True
 
     def touch(self, pos: tuple[int, int]) -> tuple[str, ...] | None:
@@ -345,6 +354,9 @@ class Screen:
                 if b.cmd[0] == "act" and len(b.cmd) == 2:
                     self.acting = int(b.cmd[1])          # the next seat tapped is the choice
                     self.selected = None
+                    return None
+                if b.cmd == ("roles",):
+                    self.hide_roles = not self.hide_roles
                     return None
                 if b.cmd[0] == "confirm":
                     self.confirm = b.cmd[1:]          # ask once more
