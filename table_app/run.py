@@ -161,8 +161,9 @@ def _setup_screen(pygame: Any, display: Any, area: Any, setup: Any,
     """The setup screen until the host starts (the Setup), or closes the window (None).
     `pulse()` runs at least every 0.2 s meanwhile (systemd's watchdog, the pads)."""
     from .screen.render import Painter
-    from .screen.setup import draw_setup
+    from .screen.setup import draw_setup, handle
     lo, hi = setup.limits()
+    pygame.key.start_text_input()         # typed text arrives as TEXTINPUT (an IME's too)
     setup.players = max(lo, min(hi, setup.players))
     painter = Painter()
     from .systemd import notify
@@ -178,17 +179,7 @@ def _setup_screen(pygame: Any, display: Any, area: Any, setup: Any,
         ev = display.event(ev)
         if ev is None:
             continue
-        if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
-            for b in buttons:
-                if b.hit(ev.pos):
-                    setup.command(b.cmd)
-        elif ev.type == pygame.KEYDOWN:
-            key = "\r" if ev.key == pygame.K_RETURN else "\b" if ev.key == \
-                pygame.K_BACKSPACE else ev.unicode
-            if setup.editing is not None:
-                setup.type(key)
-            elif key == "\r":
-                setup.done = True
+        handle(setup, ev, pygame, buttons)
     return setup
 
 

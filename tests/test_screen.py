@@ -454,3 +454,63 @@ def test_hide_roles_leaves_nothing_on_the_seats_that_says_who_holds_what(
             pictures[hide, i] = raw(screen.surface.subsurface((0, 0, 480, 480)), "RGB")
     assert pictures[False, 0] != pictures[False, 1]
     assert pictures[True, 0] == pictures[True, 1]
+
+
+def test_names_typed_as_text_input_and_on_the_touch_keyboard(tmp_path: Path) -> None:
+    # only key presses were read, so a name typed in Georgian or Cyrillic through an input
+    # method was lost; and the 7-inch panel had no keyboard at all
+    from table_app.screen.render import Painter
+    from table_app.screen.setup import KEYBOARDS, Setup, draw_setup, handle
+    setup = Setup(lang="ka")
+    p = Painter()
+
+    def tap(cmd: tuple[str, ...]) -> None:
+        buttons = draw_setup(p, _surface(), setup)
+        b = next(b for b in buttons if b.cmd == cmd)
+        x, y, w, h = b.rect
+        handle(setup, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
+                                         pos=(x + w // 2, y + h // 2)), pygame, buttons)
+    tap(("name", "3"))
+    for text in ("ნი", "ნო"):                     # an input method's composed text
+        handle(setup, pygame.event.Event(pygame.TEXTINPUT, text=text), pygame, [])
+    handle(setup, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, unicode="\r",
+                                     mod=0), pygame, [])
+    assert setup.names == {3: "ნინო"} and setup.editing is None
+    tap(("name", "4"))
+    handle(setup, pygame.event.Event(pygame.TEXTINPUT, text="Иван"), pygame, [])
+    handle(setup, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_BACKSPACE, unicode="\b",
+                                     mod=0), pygame, [])
+    tap(("key", "\r"))
+    assert setup.names[4] == "Ива"
+    # the touch keyboard: Georgian (no capitals), then Uzbek Latin (a capital to begin)
+    tap(("name", "5"))
+    assert setup.keyboard == "ka" and ("key", "ლ") in {b.cmd for b in draw_setup(
+        p, _surface(), setup)}
+    for ch in "ლაშა":
+        tap(("key", ch))
+    tap(("key", "\r"))
+    tap(("name", "6"))
+    while setup.keyboard != "uz":
+        tap(("layout",))
+    for ch in ("d", "i", "l", "n", "o", "z", "a"):
+        tap(("key", ch))
+    tap(("key", "\r"))
+    tap(("name", "7"))
+    for ch in ("oʻ", "t", "k", "i", "r"):
+        tap(("key", ch))
+    assert setup.names == {3: "ნინო", 4: "Ива", 5: "ლაშა", 6: "Dilnoza", 7: "Oʻtkir"}
+    for lang, rows in KEYBOARDS.items():            # every key of every layout is on screen
+        setup.keyboard = lang
+        cmds = {b.cmd for b in draw_setup(p, _surface(), setup)}
+        assert all(("key", k) in cmds for row in rows for k in row), lang
+
+
+def test_the_setup_screen_names_the_formats_in_its_language() -> None:
+    # "City (4-30 players, ...)" and "MAFIA.GE Yakuza format" on a Russian setup screen
+    from table_app.screen.render import Painter
+    from table_app.screen.setup import Setup, draw_setup
+    for fmt, ru in (("yakuza", "Формат MAFIA.GE с якудза"), ("classic", "Классика"),
+                    ("city", "Город (4-30 игроков)")):
+        labels = [b.label for b in draw_setup(Painter(), _surface(), Setup(fmt=fmt, lang="ru"))]
+        assert any(label.startswith(ru) for label in labels), labels
+        assert not any("players" in label or "format" in label for label in labels)

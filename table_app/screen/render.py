@@ -299,9 +299,9 @@ def total_text(seat: int, votes: int, lang: str) -> str:
 
 
 def _button(p: Painter, surf: Any, rect: tuple[int, int, int, int], cmd: tuple[str, ...],
-            label: str) -> Button:
+            label: str, size: int = 14) -> Button:
     p.pg.draw.rect(surf, BUTTON, rect, border_radius=6)
-    p.text(surf, label, (rect[0] + rect[2] // 2, rect[1] + rect[3] // 2), 14, TEXT,
+    p.text(surf, label, (rect[0] + rect[2] // 2, rect[1] + rect[3] // 2), size, TEXT,
            anchor="center", width=rect[2] - 6)
     return Button(rect, cmd, label)
 

@@ -11,10 +11,20 @@ from typing import Any
 
 from ..paths import config_dir
 from ..rules import BUILTIN_FORMATS, find_format
-from .model import t
+from .model import t, texts
 from .render import AMBER, BG, DIM, SIZE, TEXT, Button, Painter, _button
 
 LANGS = ("ka", "en", "uz", "ru")
+#: the on-screen keyboard of the touch panel (a club's Pi has no keyboard): a layout per
+#: language, letters only (a name needs no more); Georgian in its alphabet's order, Uzbek
+#: Latin with its oʻ, gʻ and tutuq belgisi
+KEYBOARDS = {
+    "ka": ("აბგდევზთიკლ", "მნოპჟრსტუფქ", "ღყშჩცძწჭხჯჰ"),
+    "ru": ("йцукенгшщзхъ", "фывапролджэ", "ячсмитьбюё"),
+    "uz": ("qwertyuiop", "asdfghjkl", ("z", "x", "c", "v", "b", "n", "m", "oʻ", "gʻ", "ʼ")),
+    "en": ("qwertyuiop", "asdfghjkl", "zxcvbnm-"),
+}
+NAME_LIMIT = 14
 
 
 def clean_name(text: str, limit: int = 24) -> str:
@@ -66,6 +76,7 @@ class Setup:
     deal: str = "app"
     names: dict[int, str] = field(default_factory=dict)
     editing: int | None = None
+    keyboard: str = ""          # the on-screen keyboard's layout ("" until a name is edited)
     done: bool = False
     #: what the host must know about how the table opened: (a text's key, the detail)
     notices: list[tuple[str, str]] = field(default_factory=list)
@@ -90,11 +101,18 @@ class Setup:
             self.deal = "cards" if self.deal == "app" else "app"
         elif name == "name":
             self.editing = int(cmd[1])
+            self.keyboard = self.keyboard or self.lang
+        elif name == "key":
+            self.tap_key(cmd[1])
+        elif name == "layout":
+            self.keyboard = LANGS[(LANGS.index(self.keyboard or self.lang) + 1) % len(LANGS)]
         elif name == "start":
             self.done = True
 
     def type(self, key: str) -> None:
-        """Typing edits the name of the seat being edited; Enter ends it."""
+        """Typing edits the name of the seat being edited; Enter ends it. `key` is a
+        character, or the text an input method composed (SDL's text input: Georgian or
+        Cyrillic typed through one arrives there, not as key presses)."""
         if self.editing is None:
             return
         current = self.names.get(self.editing, "")
@@ -102,15 +120,30 @@ class Setup:
             self.editing = None
         elif key == "\b":
             self.names[self.editing] = current[:-1]
-        elif key and clean_name(key) == key and len(current) < 14:
-            self.names[self.editing] = current + key
+        elif key and clean_name(key) == key:
+            self.names[self.editing] = (current + key)[:NAME_LIMIT]
+
+    def tap_key(self, key: str) -> None:
+        """A key of the on-screen keyboard: a name's words begin with a capital (not in
+        Georgian, which has none: str.upper would give Mtavruli)."""
+        current = self.names.get(self.editing, "") if self.editing is not None else ""
+        if len(key) and key not in ("\r", "\b", " ") and self.keyboard != "ka" and (
+                not current or current.endswith(" ")):
+            key = key[:1].upper() + key[1:]
+        self.type(key)
+
+
+def format_title(fmt_id: str, lang: str) -> str:
+    """A format's name in the screen's language (a club's own format: its file's title)."""
+    key = f"format_{fmt_id}"
+    return t(key, lang) if key in texts() else find_format(fmt_id).title
 
 
 def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
     surf.fill(BG)
     lang = s.lang
     p.text(surf, t("setup", lang), (24, 16), 26, TEXT, True, width=440)
-    rows = [("format", find_format(s.fmt).title), ("players", str(s.players)),
+    rows = [("format", format_title(s.fmt, lang)), ("players", str(s.players)),
             ("language", t("lang_" + s.lang, lang)), ("dealing", t("deal_" + s.deal, lang))]
     buttons = []
     for i, (key, value) in enumerate(rows):
@@ -127,11 +160,61 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
         x, y = 490 + col * 150, 70 + row * 56
         label = f"{seat}. {s.names.get(seat, '')}" + ("_" if s.editing == seat else "")
         buttons.append(_button(p, surf, (x, y, 140, 40), ("name", str(seat)), label))
+    if s.editing is not None:
+        # the keyboard covers the lower half: what it covers cannot be tapped
+        keys = draw_keyboard(p, surf, s)
+        top = min(b.rect[1] for b in keys) - 40
+        return keys + [b for b in buttons if b.rect[1] + b.rect[3] <= top]
     buttons.append(_button(p, surf, (24, SIZE[1] - 70, 200, 50), ("start",), t("start", lang)))
     # below the choices, then beside Start: the room the screen has left
     _notices(p, surf, s.notices, lang, [(24, 292, 436, 98),
                                        (240, 398, SIZE[0] - 240 - 16, SIZE[1] - 398 - 4)])
     return buttons
+
+
+def draw_keyboard(p: Painter, surf: Any, s: Setup) -> list[Button]:
+    """The on-screen keyboard over the screen's lower half, the name being typed above it."""
+    top = SIZE[1] - 4 * 48 - 40
+    p.pg.draw.rect(surf, BG, (0, top - 6, SIZE[0], SIZE[1] - top + 6))
+    name = s.names.get(s.editing or 0, "")
+    p.text(surf, f"{s.editing}. {name}_", (24, top), 20, AMBER, True, width=SIZE[0] - 48)
+    buttons = []
+    rows = KEYBOARDS[s.keyboard or s.lang]
+    for r, keys in enumerate(rows):
+        keys = tuple(keys)
+        kw = min(64, (SIZE[0] - 16) // len(keys))
+        x0 = (SIZE[0] - kw * len(keys)) // 2
+        for i, key in enumerate(keys):
+            buttons.append(_button(p, surf, (x0 + i * kw + 2, top + 34 + r * 48, kw - 4, 44),
+                                   ("key", key), key, 22))
+    y = top + 34 + 3 * 48
+    for rect, cmd, label in (((8, y, 150, 44), ("layout",), t("lang_" + (s.keyboard or s.lang),
+                                                              s.lang)),
+                             ((166, y, 360, 44), ("key", " "), "␣"),
+                             ((534, y, 120, 44), ("key", "\b"), "⌫"),
+                             ((662, y, 130, 44), ("key", "\r"), "OK")):
+        buttons.append(_button(p, surf, rect, cmd, label))
+    return buttons
+
+
+def handle(setup: Setup, ev: Any, pg: Any, buttons: list[Button]) -> None:
+    """One event on the setup screen: a tap, a key (Enter, Backspace), or text typed (a
+    keyboard's, or an input method's: read from SDL's text-input events, so a name typed
+    in Georgian or Cyrillic through one is not lost)."""
+    if ev.type == pg.MOUSEBUTTONDOWN and ev.button == 1:
+        for b in buttons:
+            if b.hit(ev.pos):
+                setup.command(b.cmd)
+                return
+    elif ev.type == pg.TEXTINPUT:
+        setup.type(ev.text)
+    elif ev.type == pg.KEYDOWN:
+        key = "\r" if ev.key in (pg.K_RETURN, pg.K_KP_ENTER) else \
+            "\b" if ev.key == pg.K_BACKSPACE else ""
+        if setup.editing is not None:
+            setup.type(key)
+        elif key == "\r":
+            setup.done = True
 
 
 def _notices(p: Painter, surf: Any, notices: list[tuple[str, str]], lang: str,
