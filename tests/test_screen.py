@@ -305,11 +305,36 @@ def test_every_text_fits_its_box_in_every_language(tmp_path: Path, lang: str) ->
             table = run_virtual(app, bots, clock, limit=40)
             view = host_view(table, names, now=clock.now())
             for selected, acting, confirm in ((None, None, None), (3, None, None),
-                                              (None, 4, None), (None, None, ("disqualify", "5"))):
-                draw_host(painter, surf, view, selected, acting, confirm)
+                                              (None, 4, None), (None, None, ("disqualify", "5")),
+                                              (None, None, ("start",))):
+                for hide in (False, True):
+                    draw_host(painter, surf, view, selected, acting, confirm, hide)
             draw_public(painter, surf, view.public)
             seen += 1
+        # a card deal with roles nobody pressed for: called again, or assigned by touch
+        from table_app.rules import deal_from_seed
+        from table_app.table import Host as HostCommand
+        n = 11 if fmt == "classic" else 12
+        app, bots, clock, _ = virtual_table(tmp_path / f"{lang}-{fmt}-cards", seed=5,
+                                            fmt_id=fmt, lang=lang, players=n, deal="cards")
+        roles = deal_from_seed(app.table.cfg.fmt, n, 5).roles
+        for r in ("doctor", "don"):
+            bots.plans[roles.index(r) + 1] = ("register", r)
+        app.feed(HostCommand(("call",)))
+        table = run_virtual(app, bots, clock, until=lambda t: not t.registering)
+        view = host_view(table, names, now=clock.now())
+        assert view.missing
+        for selected in (None, 3):
+            draw_host(painter, surf, view, selected)
+        # the names typed on the touch keyboard, in each of its layouts
+        setup.editing = 3
+        from table_app.screen.setup import KEYBOARDS
+        for layout in KEYBOARDS:
+            setup.keyboard = layout
+            draw_setup(painter, surf, setup)
     assert painter.overflows == []
+    # nor drawn smaller than the panel can be read at (the Georgian Skip was 8 px)
+    assert sorted(set(painter.shrunk)) == [], sorted(set(painter.shrunk))
 
 
 def test_between_games_the_host_sees_the_seasons_rating(tmp_path: Path) -> None:

@@ -54,6 +54,7 @@ class HostView:
     window: str = ""
     choices: tuple[tuple[str, str], ...] = ()   # decision -> chosen seat ("-" nothing)
     notes: tuple[str, ...] = ()          # movement at night, faults, choices, checks
+    alerts: tuple[str, ...] = ()         # those of the notes to catch the host's eye
     captions: tuple[str, ...] = ()       # the last lines the voice said
     calling: str = ""                    # a card deal: the role being called now
     missing: tuple[str, ...] = ()        # a card deal: roles no seat pressed for yet
@@ -84,6 +85,11 @@ def seconds_shown(left: float) -> int:
     """The whole seconds a timer with `left` seconds to go shows: 9.2 shows 10, 9.0 shows 9
     (a microsecond of float noise aside)."""
     return max(0, math.ceil(left - 1e-6))
+
+
+#: the notes the host must not miss (movement at night, a pad, the disk; and any note the
+#: table could not put in words of its own: a refusal, a driver's message)
+ALERTS = ("movement", "pad_", "disk_", "act_late", "undo_skip_late")
 
 
 def public_state(table: Table, names: Names | None = None, totals: tuple[
@@ -130,8 +136,11 @@ def host_view(table: Table, names: Names | None = None,
                     for d, (target, _) in sorted(table.pending.items()))
     # this phase's notes only (the deal's, the night's secrets are gone by day), in the
     # table's language
+    shown = table.log[table.notes_from:][-6:]
     notes = tuple(note_text(n.key, n.fields, table.cfg.lang) if n.key else n.text
-                  for n in table.log[table.notes_from:][-6:])
+                  for n in shown)
+    alerts = tuple(text for n, text in zip(shown, notes, strict=True)
+                   if n.key.startswith(ALERTS) or not n.key)
     pending = ""
     if table.stage == "register" and not table.calls_started:
         pending = "call"                 # the cards are being dealt: the host says when
@@ -149,7 +158,8 @@ def host_view(table: Table, names: Names | None = None,
     # a card deal: what each seat registered is the host's to see
     if table.stage == "register":
         seats = tuple(replace(sv, role=table.registered.get(sv.seat, "")) for sv in seats)
-    return HostView(pub, seats, window, choices, notes, captions=captions, pending=pending,
+    return HostView(pub, seats, window, choices, notes, alerts, captions=captions,
+                    pending=pending,
                     calling=calling, missing=missing, deal_roles=deal_roles)
 
 

@@ -27,6 +27,9 @@ BLUE = (70, 120, 255)
 ORANGE = (255, 110, 0)
 RED = (220, 50, 50)
 BUTTON = (60, 64, 80)
+#: a text fitted to its box is never drawn smaller than this (the 7-inch panel at arm's
+#: length); a box that needs smaller is a layout to mend, and the fit test says so
+MIN_SIZE = 12
 FONTS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
          "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 
@@ -54,6 +57,8 @@ class Painter:
         self._fonts: dict[tuple[int, bool], Any] = {}
         #: texts that did not fit their box even at the smallest size (a test looks here)
         self.overflows: list[tuple[str, int]] = []
+        #: texts shrunk below MIN_SIZE to fit their box (text, size drawn, box width)
+        self.shrunk: list[tuple[str, int, int]] = []
 
     def font(self, size: int, bold: bool = False) -> Any:
         key = (size, bold)
@@ -69,10 +74,13 @@ class Painter:
         two thirds), then cut with an ellipsis, which counts as an overflow."""
         font = self.font(size, bold)
         if width is not None and font.size(s)[0] > width:
+            asked = size
             smallest = max(9, size * 2 // 3)
             while size > smallest and font.size(s)[0] > width:
                 size -= 1
                 font = self.font(size, bold)
+            if size < min(asked, MIN_SIZE):
+                self.shrunk.append((s, size, width))
             if font.size(s)[0] > width:
                 self.overflows.append((s, width))
                 while s and font.size(s + "\u2026")[0] > width:
@@ -118,18 +126,20 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             pg.draw.circle(surf, GREEN, (cx, cy), 33, 4)
         if sv.pad_fault:
             pg.draw.circle(surf, ORANGE, (cx, cy), 30, 5)
-        p.text(surf, str(sv.seat), (cx, cy - 6), 20, TEXT if sv.alive else DIM, True, "center")
-        if sv.name:
-            p.text(surf, sv.name, (cx, cy + 12), 11, DIM, anchor="center", width=54)
+        p.text(surf, str(sv.seat), (cx, cy), 22, TEXT if sv.alive else DIM, True, "center")
+        # the name, then the role (the host's), under the seat (the bottom seat's above it):
+        # inside the circle a name had 54 px and shrank to 9 px
+        labels = [(sv.name, TEXT if sv.alive else DIM)] if sv.name else []
+        if host and sv.role:
+            labels.append((role_name(sv.role, pub.lang), BLUE if sv.awake else DIM))
+        below = cy + 34 + 13 * len(labels) < y + h
+        for i, (label, colour) in enumerate(labels):
+            ly = cy + 40 + 13 * i if below else cy - 40 - 13 * (len(labels) - 1 - i)
+            p.text(surf, label, (cx, ly), 11, colour, anchor="center", width=100)
         if not sv.alive:
             pg.draw.line(surf, RED, (cx - 18, cy - 18), (cx + 18, cy + 18), 3)
         if sv.fouls:
             p.text(surf, "F" * sv.fouls, (cx + 22, cy - 30), 12, ORANGE, True)
-        if host and sv.role:
-            # the role's name in the table's language; the bottom seat's goes above it
-            below = cy + 40 < y + h - 6
-            p.text(surf, role_name(sv.role, pub.lang), (cx, cy + 40 if below else cy - 40), 11,
-                   BLUE if sv.awake else DIM, anchor="center", width=84)
         if host and sv.asked:
             pg.draw.circle(surf, TEXT, (cx + 22, cy + 22), 5)
         buttons.append(Button((cx - 30, cy - 30, 60, 60), ("seat", str(sv.seat)), str(sv.seat)))
@@ -192,9 +202,9 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     x = 496
     y = 12
     w = 800 - x - 8
-    p.text(surf, t("host_notes", lang), (x, y), 14, DIM, width=w - 120)
-    buttons.append(_button(p, surf, (800 - 122, 4, 116, 28), ("roles",),
-                           t("show_roles" if hide_roles else "hide_roles", lang)))
+    p.text(surf, t("host_notes", lang), (x, y), 14, DIM, width=w - 150)
+    buttons.append(_button(p, surf, (800 - 146, 4, 140, 28), ("roles",),
+                           t("show_roles" if hide_roles else "hide_roles", lang), 13))
     y += 26
     if view.calling:
         p.text(surf, f"{t('calling', lang)}: {role_name(view.calling, lang)}", (x, y), 18,
@@ -233,16 +243,27 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         for i, (name, score) in enumerate(view.rating[:5], 1):
             p.text(surf, f"{i}. {name}  {score:.1f}", (x, y), 14, width=w)
             y += 18
-    for note in view.notes[-5:]:
-        p.text(surf, note, (x, y), 13, ORANGE if "movement" in note or "pad" in note
-               else DIM, width=w)
-        y += 18
-    # what the voice just said, for a host without sound (or with a noisy room)
-    cy = 336
-    for line in view.captions[-2:]:
-        p.text(surf, "“" + line + "”", (x, cy), 13, TEXT, width=w)
-        cy += 18
-    # commands: the bottom rows are touch buttons; after a game only what still means
+    # what the voice just said, for a host without sound (or with a noisy room): the last
+    # two lines, each over two rows when it must (shrunk, a long one was unreadable)
+    rows = [r for line in view.captions[-2:] for r in wrap(p, "“" + line + "”", 13, w)[:2]]
+    rows = rows[-4:]
+    cy = 334 - 16 * len(rows)
+    # the latest notes that fit above them (and above a card deal's role buttons)
+    room = (142 if view.missing and not view.calling else cy - 4) - y
+    lines: list[tuple[str, bool]] = []
+    for note in reversed(view.notes[-5:]):        # the latest first, each over two rows
+        rows_of = [(r, note in view.alerts) for r in wrap(p, note, 13, w)[:2]]
+        if 17 * (len(lines) + len(rows_of)) > room:
+            break
+        lines[:0] = rows_of
+    for r, alert in lines:
+        p.text(surf, r, (x, y), 13, ORANGE if alert else DIM, width=w)
+        y += 17
+    for r in rows:
+        p.text(surf, r, (x, cy), 13, TEXT, width=w)
+        cy += 16
+    # commands: the bottom rows are touch buttons, two by two (four in a row left 64 px:
+    # "Пропустить", "გამოტოვება" were 10 px); after a game only what still means
     # something (a next game, asked twice: it deals at once; or new players)
     row = [("start", ("start",)),
            ("resume" if pub.paused else "pause", ("resume",) if pub.paused else ("pause",)),
@@ -251,13 +272,16 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         row = [("next_game", ("confirm", "start")), ("new_players", ("setup",))]
     elif view.pending == "call":
         row = [("call_roles", ("call",))]          # the cards are being dealt: nothing runs
-    each = 300 // len(row)                  # two after a game: room for "Новая игра"
+    each = 300 // min(2, len(row))
     for i, (key, cmd) in enumerate(row):
-        buttons.append(_button(p, surf, (x + i * each, 380, each - 5, 40), cmd, t(key, lang)))
+        top = 384 if len(row) <= 2 else 342 + 40 * (i // 2)
+        buttons.append(_button(p, surf, (x + (i % 2) * each, top, each - 5, 36), cmd,
+                               t(key, lang)))
     if acting is not None:
         # acting for a broken pad: the next seat tapped is his choice, or nothing
-        p.text(surf, f"#{acting}: {t('act_target', lang)}", (x, 432), 14, AMBER, True, width=195)
-        buttons.append(_button(p, surf, (x + 200, 428, 90, 40), ("act", str(acting), "-"),
+        for i, r in enumerate(wrap(p, f"#{acting}: {t('act_target', lang)}", 13, 195, True)[:2]):
+            p.text(surf, r, (x, 426 + 17 * i), 13, AMBER, True, width=195)
+        buttons.append(_button(p, surf, (x + 200, 428, 100, 40), ("act", str(acting), "-"),
                                t("nothing", lang)))
     elif confirm is not None:
         # a removal, or a new deal, is not undone by a slip of the finger: it asks once more
@@ -265,16 +289,17 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
             ask, label = t("confirm_next", lang), t("next_game", lang)
         else:
             ask, label = f"#{confirm[1]}: {t('confirm_remove', lang)}", t("disqualify", lang)
-        p.text(surf, ask, (x, 432), 14, RED, True, width=195)
-        buttons.append(_button(p, surf, (x + 200, 428, 90, 40), confirm, label))
+        for i, r in enumerate(wrap(p, ask, 13, 195, True)[:2]):
+            p.text(surf, r, (x, 426 + 17 * i), 13, RED, True, width=195)
+        buttons.append(_button(p, surf, (x + 200, 428, 100, 40), confirm, label))
     elif view.missing and not view.calling:
         # a card deal with roles nobody pressed for: tap a seat, then the role on his card;
         # with no seat tapped, a role's button calls it again. Every role keeps its place
         # (assigned ones stay, dimmed), so the same spot never means another role
         head = f"#{selected}" if selected is not None else t("call_again", lang)
-        p.text(surf, head, (x, 196), 14, AMBER, True, width=w)
+        p.text(surf, head, (x, 144), 14, AMBER, True, width=w)
         for i, role in enumerate(view.deal_roles):
-            rect = (x + (i % 3) * 99, 216 + (i // 3) * 34, 94, 30)
+            rect = (x + (i % 3) * 99, 164 + (i // 3) * 34, 94, 30)
             if role not in view.missing:
                 p.pg.draw.rect(surf, BUTTON, rect, 1, border_radius=6)
                 p.text(surf, role_name(role, lang), (rect[0] + 47, rect[1] + 15), 12, DIM,
@@ -286,10 +311,23 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         sel = str(selected)
         seat_row = [("foul", ("foul", sel)), ("disqualify", ("confirm", "disqualify", sel)),
                     ("act", ("act", sel))]
-        p.text(surf, f"#{selected}", (x, 432), 18, TEXT, True)
+        p.text(surf, f"#{selected}", (x, 436), 16, TEXT, True)
         for i, (key, cmd) in enumerate(seat_row):
-            buttons.append(_button(p, surf, (x + 40 + i * 85, 428, 80, 40), cmd, t(key, lang)))
+            buttons.append(_button(p, surf, (x + 36 + i * 89, 428, 86, 40), cmd, t(key, lang)))
     return buttons
+
+
+def wrap(p: Painter, text: str, size: int, width: int, bold: bool = False) -> list[str]:
+    """`text` in lines no wider than `width` at `size` (a word longer than that stays whole
+    on its own line, and is fitted when drawn)."""
+    font = p.font(size, bold)
+    words, lines = text.split(), []
+    while words:
+        line = words.pop(0)
+        while words and font.size(f"{line} {words[0]}")[0] <= width:
+            line = f"{line} {words.pop(0)}"
+        lines.append(line)
+    return lines
 
 
 def total_text(seat: int, votes: int, lang: str) -> str:
