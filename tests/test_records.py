@@ -596,3 +596,36 @@ def test_records_of_a_newer_table_app_are_a_clear_error_not_a_crash(tmp_path: Pa
     engine.dispose()
     with pytest.raises(RecordsError, match="are of a newer table-app"):
         Records(url)
+
+
+def test_the_sheet_says_every_word_in_the_games_language(tmp_path: Path) -> None:
+    # an unnamed seat read "seat 4", a missed search "no", the format's title English, and
+    # the Georgian headings ran into one another ("ადგილისახელი")
+    import pypdfium2 as pdfium
+    from reportlab.lib.units import mm
+    from reportlab.pdfbase import pdfmetrics
+
+    from table_app.records.protocol import (
+        COLUMNS,
+        WORDS,
+        _font,
+        protocol_data,
+        protocol_pdf,
+        result_word,
+    )
+    from table_app.records.store import from_script
+    script = next(s for s in finished_scripts() if "format yakuza" in s)
+    rec = from_script(script, {1: "Nino"}, host="Levan", ended="2026-11-20T20:00")
+    rec.lang = "ka"
+    data = protocol_data(rec)
+    assert data["seats"][3]["name"] == "" and data["seats"][0]["name"] == "Nino"
+    assert result_word("no", "ka") == "არა" and result_word("detective", "ru") == "Детектив"
+    text = pdfium.PdfDocument(str(protocol_pdf(rec, tmp_path / "ka.pdf")))[0] \
+        .get_textpage().get_text_range()
+    assert "seat " not in text and "MAFIA.GE-ს იაკუძას ფორმატი" in text
+    font = _font()
+    for lang in ("ka", "en", "uz", "ru"):       # each heading's longest word fits its column
+        for key, width in COLUMNS:
+            word = max(WORDS[key][lang].split(), key=lambda s: pdfmetrics.stringWidth(
+                s, font, 10))
+            assert pdfmetrics.stringWidth(word, font, 10) + 12 <= width * mm, (lang, key)

@@ -21,7 +21,7 @@ WORDS: dict[str, dict[str, str]] = {
     "seat": {"en": "Seat", "ka": "ადგილი", "uz": "O'rin", "ru": "Место"},
     "name": {"en": "Name", "ka": "სახელი", "uz": "Ism", "ru": "Имя"},
     "role": {"en": "Role", "ka": "როლი", "uz": "Rol", "ru": "Роль"},
-    "fouls": {"en": "Fouls", "ka": "შენიშვნები", "uz": "Ogohlantirishlar", "ru": "Фолы"},
+    "fouls": {"en": "Fouls", "ka": "შენიშვნები", "uz": "Jarimalar", "ru": "Фолы"},
     "out": {"en": "Left the game", "ka": "გავიდა", "uz": "O'yindan chiqdi",
             "ru": "Выбыл"},
     "checks": {"en": "Checks", "ka": "შემოწმებები", "uz": "Tekshiruvlar", "ru": "Проверки"},
@@ -47,7 +47,23 @@ SIDES: dict[str, dict[str, str]] = {
 RESULTS: dict[str, dict[str, str]] = {
     "red": {"en": "red", "ka": "წითელი", "uz": "qizil", "ru": "красный"},
     "black": {"en": "black", "ka": "შავი", "uz": "qora", "ru": "чёрный"},
+    "no": {"en": "no", "ka": "არა", "uz": "yo'q", "ru": "нет"},       # a search that missed
 }
+#: the seat table's columns (mm), each wide enough for its heading's longest word in every
+#: language (a Georgian "ადგილი" ran into "სახელი")
+COLUMNS = (("seat", 20), ("name", 44), ("role", 34), ("fouls", 24), ("out", 58))
+
+
+def result_word(result: str, lang: str) -> str:
+    """A check's result: red, black, no, or the role a search found."""
+    if result in RESULTS:
+        return w(result, lang, RESULTS)
+    return role_word(result, lang) if result in ROLE else result
+
+
+def seat_name(name: str, seat: int) -> str:
+    """A seat's name on the sheet: an unnamed seat (recorded as "seat N") has none."""
+    return "" if name == f"seat {seat}" else name
 
 
 def w(key: str, lang: str, table: dict[str, dict[str, str]] = WORDS) -> str:
@@ -84,13 +100,14 @@ def protocol_data(rec: GameRecord) -> dict[str, Any]:
         "players": rec.players, "host": rec.host, "club": rec.club,
         "winner": w(winner, lang, SIDES) if winner in SIDES else (
             role_word(winner, lang) if winner in ROLE else winner),
-        "seats": [{"seat": s.seat, "name": s.name, "role": role_word(s.role, lang),
+        "seats": [{"seat": s.seat, "name": seat_name(s.name, s.seat),
+                   "role": role_word(s.role, lang),
                    "fouls": s.fouls,
                    "out": "" if s.survived else
                    f"{phase_word(s.out_phase or '', lang)}: {cause_word(s.out_by or '', lang)}"}
                   for s in rec.seats],
         "checks": [{"phase": phase_word(c.phase, lang), "by": role_word(c.by, lang),
-                    "seat": c.seat, "result": w(c.result, lang, RESULTS)}
+                    "seat": c.seat, "result": result_word(c.result, lang)}
                    for c in outcome.checks],
     }
 
@@ -129,7 +146,7 @@ def protocol_pdf(rec: GameRecord, path: Path) -> Path:
     body = ParagraphStyle("body", fontName=font, fontSize=10, leading=13)
     head = ParagraphStyle("head", fontName=font, fontSize=16, leading=20, spaceAfter=6)
     story: list[Any] = [
-        Paragraph(f"{w('title', lang)}: {_esc(_title(data['format']))}, {data['players']} "
+        Paragraph(f"{w('title', lang)}: {_esc(_title(data['format'], lang))}, {data['players']} "
                   f"{w('players', lang)}", head),
         Paragraph(f"{w('date', lang)}: {data['date']} &nbsp; {w('host', lang)}: "
                   f"{_esc(data['host'] or '-')}"
@@ -138,11 +155,12 @@ def protocol_pdf(rec: GameRecord, path: Path) -> Path:
         Paragraph(f"{w('game', lang)}: {data['game']}", body),
         Spacer(1, 4 * mm),
     ]
-    rows = [[w("seat", lang), w("name", lang), w("role", lang), w("fouls", lang),
-             w("out", lang)]]
-    rows += [[str(s["seat"]), Paragraph(_esc(s["name"]), body), s["role"],
-              str(s["fouls"]) if s["fouls"] else "", s["out"]] for s in data["seats"]]
-    table = Table(rows, colWidths=[14 * mm, 50 * mm, 36 * mm, 18 * mm, 62 * mm])
+    # headings as paragraphs: a word too long for its column wraps instead of running on
+    rows: list[list[Any]] = [[Paragraph(_esc(w(key, lang)), body) for key, _ in COLUMNS]]
+    rows += [[str(s["seat"]), Paragraph(_esc(s["name"]), body), Paragraph(_esc(s["role"]), body),
+              str(s["fouls"]) if s["fouls"] else "", Paragraph(_esc(s["out"]), body)]
+             for s in data["seats"]]
+    table = Table(rows, colWidths=[width * mm for _, width in COLUMNS])
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), font, 10),
         ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
@@ -165,7 +183,11 @@ def protocol_pdf(rec: GameRecord, path: Path) -> Path:
     return path
 
 
-def _title(fmt_id: str) -> str:
+def _title(fmt_id: str, lang: str = "en") -> str:
+    """The format's name in the sheet's language (a club's own format: its title)."""
+    from ..words import t, texts
+    if f"format_{fmt_id}" in texts():
+        return t(f"format_{fmt_id}", lang)
     try:
         from ..rules import find_format
         return find_format(fmt_id).title
