@@ -629,3 +629,24 @@ def test_the_sheet_says_every_word_in_the_games_language(tmp_path: Path) -> None
             word = max(WORDS[key][lang].split(), key=lambda s: pdfmetrics.stringWidth(
                 s, font, 10))
             assert pdfmetrics.stringWidth(word, font, 10) + 12 <= width * mm, (lang, key)
+
+
+def test_records_show_tells_the_game_in_its_language(tmp_path: Path) -> None:
+    # its narration and its frame ("players", "host", "fouls", "check", "winner") were
+    # English whatever the game's language
+    import re
+    import sys
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    db = Records(url)
+    rec = _records(1)[0]
+    rec.lang = "ru"
+    db.record(rec)
+    env = {**os.environ, "TABLE_APP_SETTINGS": str(tmp_path / "none.toml")}
+    out = subprocess.run([sys.executable, "-m", "table_app", "records", "--db", url, "show",
+                          rec.id[:8]], capture_output=True, text=True, env=env, timeout=120,
+                         cwd=tmp_path).stdout
+    assert "Город засыпает." in out and "Победитель: город" in out, out
+    assert re.search(r"получает \d+ голос", out), out
+    names = {s.name for s in rec.seats} | {rec.host}
+    words = set(re.findall(r"[A-Za-z]{3,}", out)) - names
+    assert not words, words

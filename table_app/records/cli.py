@@ -90,19 +90,20 @@ def _run(args: argparse.Namespace) -> int:
                   f"winner {g.winner or '-':8}  {names}")
     elif a == "show":
         g = db.game(args.id)
-        from .protocol import protocol_data
+        from .protocol import _title, protocol_data, spoken, w
         d = protocol_data(g)
-        print(f"{g.id}  {g.ended}  {g.format}, {g.players} players, host {g.host or '-'}")
+        lang = g.lang                    # the game's language, as its sheet and its voice
+        print(f"{g.id}  {g.ended}  {_title(g.format, lang)}, {g.players} "
+              f"{w('players', lang)}, {w('host', lang)}: {g.host or '-'}")
         for x in d["seats"]:
-            fouls = f", {x['fouls']} fouls" if x["fouls"] else ""
+            fouls = f", {w('fouls', lang)}: {x['fouls']}" if x["fouls"] else ""
             print(f"  {x['seat']:2}  {x['name']:20} {x['role']:14}{fouls}  {x['out']}")
         for c in d["checks"]:
-            print(f"  check {c['phase']}: {c['by']} -> {c['seat']}: {c['result']}")
-        from ..cli import narrate
-        from ..rules import run_script
-        for line in narrate(run_script(g.script)):
+            print(f"  {w('checks', lang)}, {c['phase']}: {c['by']} -> {c['seat']}: "
+                  f"{c['result']}")
+        for line in spoken(g.script, lang):
             print("  " + line)
-        print(f"winner: {d['winner']}")
+        print(f"{w('winner', lang)}: {d['winner']}")
     elif a == "export":
         sys.stdout.write(db.export(args.as_format, **filters))
     elif a == "import":

@@ -90,6 +90,17 @@ def cause_word(by: str, lang: str) -> str:
     return role_word(by, lang) if by in ROLE else by
 
 
+def spoken(script: str, lang: str) -> list[str]:
+    """What the table said through a game, in `lang`: the voice's own lines (its
+    catalogue's texts), each phase and vote as the room heard it."""
+    from ..sound.catalogue import text
+    from ..sound.narration import Narrator
+    replay = run_script(script)
+    narrator = Narrator(lang, replay.game.rules.revote)
+    return [" ".join(text(clip, lang) or clip for clip in line)
+            for _, _, effects in replay.steps for fx in effects for line in narrator.lines(fx)]
+
+
 def protocol_data(rec: GameRecord) -> dict[str, Any]:
     """Everything the sheet shows, in the game's language (the JSON form of the sheet)."""
     lang = rec.lang
