@@ -31,6 +31,8 @@ from typing import Any
 
 from firmware_bridge import padlink as pl
 
+from .paths import write_private
+
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware_bridge"
 FILES = ("padlink.py", "ringdraw.py", "pixelout.py", "pioring.py", "fwconfig.py",
          "controller.py", "main.py")
@@ -135,20 +137,14 @@ def pairing_secret() -> bytes:
     if secret:
         return secret
     path = secret_path()
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     secret = secrets.token_hex(16).encode()
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(secret + b"\n")
+    write_private(path, secret + b"\n")
     return secret
 
 
 def pairing_file(folder: Path, secret: bytes) -> Path:
     """The firmware's `pairing.py`, written in a private folder for mpremote to copy."""
-    path = folder / "pairing.py"
-    path.write_text(f"SECRET = {secret!r}\n")
-    path.chmod(0o600)
-    return path
+    return write_private(folder / "pairing.py", f"SECRET = {secret!r}\n")
 
 
 @dataclass

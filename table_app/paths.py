@@ -16,3 +16,47 @@ def state_dir() -> Path:
     """`$XDG_STATE_HOME/table-app` (`~/.local/state/table-app`): the game's journal and the
     club's records."""
     return Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" / "state")) / "table-app"
+
+
+def private_folder(folder: Path) -> Path:
+    """`folder`, made where it is missing with 0700 whatever the umask (its missing parents
+    too, when they are this app's own). A folder that is already there (one the user chose, a
+    club's shared drive) keeps its mode."""
+    if not folder.exists():
+        folder.mkdir(mode=0o700, parents=True)
+        os.chmod(folder, 0o700)
+    return folder
+
+
+def write_private(path: str | Path, data: bytes | str) -> Path:
+    """Write a file the way every file this app makes is written: 0600 whatever the umask
+    (a protocol sheet holds every role of a game, the settings a league's database password,
+    the journal every secret choice) and atomically (a temporary file beside it, made
+    durable, then renamed over it), so a reader never sees half of it and a kill leaves the
+    old one whole."""
+    path = Path(path)
+    private_folder(path.parent)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.new")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        view = memoryview(raw)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    except BaseException:
+        os.close(fd)
+        tmp.unlink(missing_ok=True)
+        raise
+    os.close(fd)
+    os.replace(tmp, path)
+    try:
+        dfd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:                          # (a folder that cannot be synced: a FUSE drive)
+        pass
+    return path

@@ -17,7 +17,7 @@ from typing import Any
 
 from .clock import Clock, FakeClock, MonotonicClock
 from .pads import FakePads, GrammarConfig, make_pads
-from .paths import state_dir
+from .paths import state_dir, write_private
 from .sound.catalogue import text
 from .table.app import TableApp
 from .table.bots import TableBots
@@ -151,7 +151,7 @@ def demo(args: Any) -> int:
     result = outcome(table)
     print("OUTCOME " + json.dumps(result))
     if args.script_out:
-        Path(args.script_out).write_text(table.game_script())
+        write_private(args.script_out, table.game_script())   # every role of the game
     app.close()
     return 0
 

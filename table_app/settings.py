@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .paths import config_dir
+from .paths import config_dir, write_private
 
 ENV = "TABLE_APP_SETTINGS"
 LANGS = ("ka", "en", "uz", "ru")
@@ -249,15 +249,13 @@ def write_pad_layout(buttons: list[int], rotation: list[int], rings: list[int] |
     else:
         kept[pads_at + 1:pads_at + 1] = block
     out = "\n".join(kept) + "\n"
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(p.name + ".new")
-    tmp.write_text(out, encoding="utf-8")
+    tmp = write_private(p.with_name(p.name + ".new"), out)
     try:
         load_settings(tmp)
     except SettingsError:
         tmp.unlink()
         raise
-    tmp.replace(p)
+    tmp.replace(p)               # 0600 like every file the app writes (it may hold a password)
     return p
 
 

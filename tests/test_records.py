@@ -650,3 +650,48 @@ def test_records_show_tells_the_game_in_its_language(tmp_path: Path) -> None:
     names = {s.name for s in rec.seats} | {rec.host}
     words = set(re.findall(r"[A-Za-z]{3,}", out)) - names
     assert not words, words
+
+
+def test_every_file_the_app_writes_is_private_whatever_the_umask(tmp_path: Path) -> None:
+    # the protocol sheet (every role of the game) was written 0644 into the current folder,
+    # names.json, --script-out and the settings took the umask (the settings even when they
+    # had been 0600: they may hold a league's password)
+    import stat
+    import sys
+
+    from table_app.screen.setup import save_names
+    from table_app.settings import write_pad_layout
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    db = Records(url)
+    rec = _records(1)[0]
+    db.record(rec)
+    state, config = tmp_path / "state", tmp_path / "config"
+    env = {**os.environ, "TABLE_APP_SETTINGS": str(tmp_path / "none.toml"),
+           "XDG_STATE_HOME": str(state), "XDG_CONFIG_HOME": str(config)}
+    work = tmp_path / "here"
+    work.mkdir()
+    run = subprocess.run(["sh", "-c", 'umask 022 && exec "$@"', "sh", sys.executable, "-m",
+                          "table_app", "records", "--db", url, "protocol", rec.id[:8]],
+                         capture_output=True, text=True, env=env, timeout=120, cwd=work)
+    assert run.returncode == 0, run.stderr
+    assert not list(work.iterdir())                     # nothing left where he stood
+    [sheet] = (state / "table-app" / "protocols").glob("protocol-*.pdf")
+    demo = subprocess.run(["sh", "-c", 'umask 022 && exec "$@"', "sh", sys.executable, "-m",
+                           "table_app", "--demo", "--fast", "--no-record", "--journal",
+                           str(tmp_path / "d.journal"), "--script-out", str(work / "g.script")],
+                          capture_output=True, text=True, env=env, timeout=300, cwd=work)
+    assert demo.returncode == 0, demo.stderr
+    old = os.umask(0o022)
+    try:
+        settings = config / "table-app" / "settings.toml"
+        settings.parent.mkdir(parents=True)
+        settings.write_text('[records]\nurl = "postgresql://u:secret@db/league"\n')
+        write_pad_layout(list(range(1, 13)), [0] * 12, list(range(1, 13)), path=settings)
+        save_names({1: "Nino"}, config / "fresh" / "names.json")
+    finally:
+        os.umask(old)
+    for f in (sheet, work / "g.script", settings, config / "fresh" / "names.json"):
+        assert stat.S_IMODE(f.stat().st_mode) == 0o600, f
+    for d in (state / "table-app" / "protocols", config / "fresh"):
+        assert stat.S_IMODE(d.stat().st_mode) == 0o700, d
+    assert "secret@db" in settings.read_text() and "[pads]" in settings.read_text()

@@ -32,7 +32,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:   # type: ignore[type-a
                                      "(2026-09-01..2026-12-31)")
     pr = rs.add_parser("protocol", help="a game's protocol sheet as PDF (and JSON)")
     pr.add_argument("id")
-    pr.add_argument("--out", help="the PDF's path (default: protocol-<id>.pdf here)")
+    pr.add_argument("--out", help="the PDF's path (default: protocol-<id>.pdf in the table's "
+                    "data folder, ~/.local/state/table-app/protocols)")
     pr.add_argument("--json", action="store_true", help="print the sheet's data as JSON")
     rn = rs.add_parser("rename", help="a player's new spelling (merges into an existing one)")
     rn.add_argument("old")
@@ -137,7 +138,11 @@ def _run(args: argparse.Namespace) -> int:
         g = db.game(args.id)
         if args.json:
             print(json.dumps(protocol_data(g), ensure_ascii=False, indent=1))
-        out = Path(args.out or f"protocol-{g.id[:8]}.pdf")
+        # every role of the game: into the table's own data folder, unless the host names
+        # a path (a sheet left in whatever folder he stood in was readable by anyone)
+        from ..paths import state_dir
+        out = Path(args.out) if args.out else \
+            state_dir() / "protocols" / f"protocol-{g.id[:8]}.pdf"
         protocol_pdf(g, out)
         print(f"wrote {out}", file=sys.stderr if args.json else sys.stdout)
     elif a == "rename":

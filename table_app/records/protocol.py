@@ -4,9 +4,11 @@ a font that has Georgian and Cyrillic)."""
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 from typing import Any
 
+from ..paths import write_private
 from ..rules import run_script
 from ..rules.roles import ROLE
 from .store import GameRecord
@@ -187,11 +189,13 @@ def protocol_pdf(rec: GameRecord, path: Path) -> Path:
                                 ("GRID", (0, 0), (-1, -1), 0.4, colors.grey)]))
         story += [ct, Spacer(1, 5 * mm)]
     story.append(Paragraph(f"{w('winner', lang)}: {_esc(data['winner'])}", head))
-    doc = SimpleDocTemplate(str(path), pagesize=A4, title=f"{w('title', lang)} {rec.id}",
+    # built in memory, written 0600 (every role of the game is on it)
+    buf = io.BytesIO()
+    doc = SimpleDocTemplate(buf, pagesize=A4, title=f"{w('title', lang)} {rec.id}",
                             leftMargin=15 * mm, rightMargin=15 * mm, topMargin=15 * mm,
                             bottomMargin=15 * mm)
     doc.build(story)
-    return path
+    return write_private(path, buf.getvalue())
 
 
 def _title(fmt_id: str, lang: str = "en") -> str:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..paths import config_dir
+from ..paths import config_dir, write_private
 from ..rules import BUILTIN_FORMATS, find_format
 from .model import t, texts
 from .render import AMBER, BG, DIM, SIZE, TEXT, Button, Painter, _button
@@ -61,9 +61,8 @@ def load_names(path: Path | None = None) -> dict[int, str]:
 
 
 def save_names(names: dict[int, str], path: Path | None = None) -> None:
-    path = path or names_path()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({str(k): v for k, v in sorted(names.items())}, ensure_ascii=False))
+    write_private(path or names_path(),
+                  json.dumps({str(k): v for k, v in sorted(names.items())}, ensure_ascii=False))
 
 
 @dataclass

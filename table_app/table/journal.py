@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..pads.events import PadEdge, PadHeld, PadLevel, PadLink
+from ..paths import private_folder
 from .config import Host, Input, Tick
 
 
@@ -236,14 +237,6 @@ def _sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
-
-
-def private_folder(folder: Path) -> None:
-    """Make `folder` where it is missing, 0700 whatever the umask. A folder that is already
-    there (one the user chose, a club's shared drive) keeps its mode."""
-    if not folder.exists():
-        folder.mkdir(mode=0o700, parents=True)
-        os.chmod(folder, 0o700)
 
 
 def encode(inp: Input, t: float) -> dict[str, Any]:
