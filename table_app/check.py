@@ -93,6 +93,23 @@ class CheckReport:
             out.append(self.sound)
         return out
 
+    def notes(self) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+        """What was found, as text keys and fields for the host's screen (`check_*`): each
+        seat's button, ring and turn, then the problems (their details in the words of
+        `problems`), or that the table is ready."""
+        out: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+        for k in range(1, self.seats + 1):
+            if k in self.buttons:
+                out.append(("check_seat_found" if k in self.rings else "check_seat_no_ring",
+                            (("seat", str(k)), ("button", str(self.buttons[k])),
+                             ("ring", str(self.rings.get(k, ""))),
+                             ("turn", str(self.rotation.get(k, 0))))))
+        problems = self.problems()
+        out += [("check_problem", (("what", p),)) for p in problems]
+        if not problems:
+            out.append(("check_ready", ()))
+        return out
+
     def lines(self) -> list[str]:
         out = [self.pads]
         for k in range(1, self.seats + 1):
@@ -144,6 +161,29 @@ class SelfTest:
     @property
     def done(self) -> bool:
         return self.stage == "done"
+
+    def prompt_note(self) -> tuple[str, tuple[tuple[str, str], ...]]:
+        """The prompt as a text key and its fields (`check_*` in the screen's texts), for
+        the host's screen in the table's language; ("", ()) when nothing is asked."""
+        if self.stage == "order":
+            return "check_order", (("seat", str(self.seat)),)
+        if self.stage == "press":
+            return "check_press", (("ring", str(self.ring)),)
+        if self.stage == "turn":
+            return "check_turn", (("seat", str(self.turning)),)
+        return "", ()
+
+    def prompt_line(self) -> list[str]:
+        """The prompt as the voice says it (clip ids), so the host walking round the table
+        hears which seat is next."""
+        from .sound.catalogue import num
+        if self.stage == "order":
+            return ["check_seat", num(self.seat), "check_press_button"]
+        if self.stage == "press":
+            return ["check_ring", num(self.ring), "check_ring_lit"]
+        if self.stage == "turn":
+            return ["check_turn"]
+        return []
 
     def prompt(self) -> str:
         if self.stage == "order":

@@ -195,6 +195,69 @@ def _no_display(exc: Exception) -> NoDisplay:
     return NoDisplay(f"no display could be opened ({exc}){have}")
 
 
+def _check_screen(pygame: Any, display: Any, area: Any, pads: Any, kind: str,
+                  inbox: queue.Queue[Input], voice: Any, lang: str, pulse: Any) -> Any:
+    """The table's check on the host's screen, with the voice, until the host taps Done:
+    the layout it saved to the settings (buttons, rotation, rings), True when it saved
+    none, False when the window was closed."""
+    from .check import SelfTest
+    from .pads.events import PadEdge
+    from .screen.checkscreen import CheckScreen
+    from .screen.render import Painter
+    from .settings import SettingsError, write_pad_layout
+    test = SelfTest(pads, wait=30.0)
+    screen = CheckScreen(test, voice, lang)
+    painter = Painter()
+    _forget_presses(inbox)
+    test.start(pads.clock.now())
+    while not screen.closed:
+        screen.update()
+        buttons = screen.draw(painter, area)
+        if kind == "sim":
+            pads.draw()
+        display.flip()
+        if hasattr(voice, "update"):
+            voice.update()
+        first = pygame.event.wait(50)
+        pulse()
+        for e in ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get():
+            if e.type == pygame.QUIT:
+                return False
+            e = display.event(e)
+            if e is None:
+                continue
+            if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and e.pos[0] < 800:
+                screen.touch(e.pos, buttons)
+            elif kind == "sim" and e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+                pads.handle_event(pygame.event.Event(e.type, button=e.button,
+                                                     pos=(e.pos[0] - 800, e.pos[1])))
+            elif kind == "sim":
+                pads.handle_event(e)
+        if kind != "sim" and hasattr(pads, "poll"):
+            pads.poll()
+        while True:
+            try:
+                inp = inbox.get_nowait()
+            except queue.Empty:
+                break
+            if isinstance(inp, PadEdge):
+                test.handle(inp)
+        test.tick(pads.clock.now())
+        if test.done and not screen.written:
+            report = test.report
+            screen.written = "check_not_written"
+            if report.complete:
+                try:
+                    write_pad_layout(*report.layout())
+                    screen.written = "check_written"
+                except (SettingsError, OSError) as exc:
+                    report.pads += f" ({exc})"
+    if screen.written == "check_written":
+        buttons_, rotation, rings = test.report.layout()
+        return buttons_, rotation, rings
+    return True
+
+
 def _forget_presses(inbox: queue.Queue[Input]) -> None:
     """Presses made on the setup screen belong to no game; links going down or up do."""
     from .pads.events import PadLink
@@ -284,15 +347,29 @@ def play(args: Any) -> int:
             pads.poll()
 
     def choose(t0: Any, notices: list[tuple[str, str]]) -> Any:
-        """The setup screen: the next game's choices (None: the window was closed)."""
-        if kind == "sim":
-            pads.draw()
-        setup = _setup_screen(pygame, display, host_area, Setup(
-            t0[0], t0[1], t0[2], t0[3], names, notices=notices), pulse)
-        if setup is not None:
-            save_names(setup.names)
-            _forget_presses(inbox)
-        return setup
+        """The setup screen: the next game's choices (None: the window was closed); the
+        table's check when the host asks for it there, then the setup screen again."""
+        while True:
+            if kind == "sim":
+                pads.draw()
+            setup = _setup_screen(pygame, display, host_area, Setup(
+                t0[0], t0[1], t0[2], t0[3], names, notices=notices), pulse)
+            if setup is not None:
+                save_names(setup.names)
+                _forget_presses(inbox)
+            if setup is None or not setup.check:
+                return setup
+            t0, notices = (setup.fmt, setup.players, setup.lang, setup.deal), []
+            if hasattr(voice, "set_lang"):
+                voice.set_lang(setup.lang)
+            found = _check_screen(pygame, display, host_area, pads, kind, inbox, voice,
+                                  setup.lang, pulse)
+            if found is False:
+                return None
+            if found is not True:               # saved: the table's layout from now on
+                args.buttons, args.rotation, args.rings = found
+            pads.set_layout(getattr(args, "buttons", None), getattr(args, "rotation", None),
+                            getattr(args, "rings", None))
 
     recorder = _record(args, app, lambda: names)
     try:

@@ -211,3 +211,67 @@ def test_the_sound_check_says_when_no_output_opens() -> None:
     ok, text = proc.stdout.split("\n", 1)
     assert ok == "False"
     assert text.startswith("sound: cannot open 'Pi speaker'") and "outputs here:" in text
+
+
+def test_the_check_on_the_host_screen_in_the_tables_language_with_the_voice() -> None:
+    # the check was terminal-only and English: a club's Pi has a touch panel and a speaker
+    import re
+
+    import pygame
+    from pad_rigs import FakeRig
+
+    from table_app.screen.checkscreen import CheckScreen
+    from table_app.screen.render import Painter
+    from table_app.table.virtual import Recorder
+    pygame.display.init()
+    rig = FakeRig()
+    try:
+        test = _self_test(rig)
+        voice = Recorder()
+        screen = CheckScreen(test, voice, "ka")
+        painter = Painter()
+        surf = pygame.Surface((800, 480))
+        drawn: list[str] = []
+        original = painter.text
+
+        def text(s: pygame.Surface, t: str, *a: object, **k: object) -> object:
+            drawn.append(t)
+            return original(s, t, *a, **k)     # type: ignore[arg-type]
+        painter.text = text                     # type: ignore[method-assign]
+
+        def look() -> None:
+            screen.update()
+            screen.draw(painter, surf)
+        test.start(rig.clock.now())
+        look()
+        assert "ადგილი 1: დააჭირეთ ამ ადგილის პულტის ღილაკს" in drawn
+        assert voice.said[-1][1] == "check_seat num_1 check_press_button"
+        for b in range(1, 13):                  # the host walks round the table
+            _tap(rig, test, b)
+            look()
+        assert "რგოლი 1 ანთია: დააჭირეთ ამ პულტის ღილაკს" in drawn
+        said = [s for _, s in voice.said]
+        assert said[:12] == [f"check_seat num_{k} check_press_button" for k in range(1, 13)]
+        while not test.done:
+            if test.stage == "press":
+                _tap(rig, test, test.ring)
+            else:
+                rig.press(test.button)
+                rig.wait(rig.hold_for)
+                _feed(rig, test)
+                rig.release(test.button)
+                rig.wait(0.05)
+                _feed(rig, test)
+            look()
+        screen.written = "check_written"
+        drawn.clear()
+        buttons = screen.draw(painter, surf)
+        assert voice.said[-1][1] == "check_done_ready"
+        assert "მაგიდა მზადაა" in drawn and "ადგილი 7: ღილაკი 7, რგოლი 7, მობრუნება 0" in drawn
+        assert not [s for s in drawn if re.search("[A-Za-z]{2,}", s)], drawn
+        assert painter.overflows == [] and painter.shrunk == []
+        done = next(b for b in buttons if b.cmd == ("done",))
+        screen.touch((done.rect[0] + 5, done.rect[1] + 5), buttons)
+        assert screen.closed
+    finally:
+        rig.close()

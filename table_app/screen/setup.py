@@ -77,6 +77,7 @@ class Setup:
     editing: int | None = None
     keyboard: str = ""          # the on-screen keyboard's layout ("" until a name is edited)
     done: bool = False
+    check: bool = False         # the host asked for the table's check, not a game
     #: what the host must know about how the table opened: (a text's key, the detail)
     notices: list[tuple[str, str]] = field(default_factory=list)
 
@@ -107,6 +108,8 @@ class Setup:
             self.keyboard = LANGS[(LANGS.index(self.keyboard or self.lang) + 1) % len(LANGS)]
         elif name == "start":
             self.done = True
+        elif name == "check":
+            self.check = self.done = True
 
     def type(self, key: str) -> None:
         """Typing edits the name of the seat being edited; Enter ends it. `key` is a
@@ -165,9 +168,11 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
         top = min(b.rect[1] for b in keys) - 40
         return keys + [b for b in buttons if b.rect[1] + b.rect[3] <= top]
     buttons.append(_button(p, surf, (24, SIZE[1] - 70, 200, 50), ("start",), t("start", lang)))
-    # below the choices, then beside Start: the room the screen has left
+    buttons.append(_button(p, surf, (240, SIZE[1] - 70, 200, 50), ("check",),
+                           t("check_table", lang)))
+    # below the choices, then beside Start and Check: the room the screen has left
     _notices(p, surf, s.notices, lang, [(24, 292, 436, 98),
-                                       (240, 398, SIZE[0] - 240 - 16, SIZE[1] - 398 - 4)])
+                                       (456, 398, SIZE[0] - 456 - 16, SIZE[1] - 398 - 4)])
     return buttons
 
 
