@@ -22,6 +22,7 @@ from .rules import effects as E
 from .rules.bots import POLICIES
 from .rules.narrate import describe
 from .rules.script import Replay
+from .words import LANGS
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")      # no banner before our words
 # gpiozero says so when it falls back off a Pi; the table says what it means, once
@@ -204,7 +205,7 @@ def _table_options(p: argparse.ArgumentParser) -> None:
                         "the setup screen")
     p.add_argument("--format-file", help="a house variant (a format TOML file)")
     p.add_argument("--players", type=int, help="seats at the table (up to 12 pads)")
-    p.add_argument("--lang", default=None, choices=("ka", "en", "uz", "ru"),
+    p.add_argument("--lang", default=None, choices=LANGS,
                    help="the narration's and the screen's language (default: the settings', "
                         "else en)")
     p.add_argument("--deal", default=None, choices=("app", "cards"),
@@ -265,7 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds into its window a night decision starts being pressed")
     o.add_argument("--seed", type=int, default=0,
                    help="the table's own randomness, for scripts with deal lines")
-    o.add_argument("--lang", default="en", choices=("ka", "en", "uz", "ru"))
+    o.add_argument("--lang", default="en", choices=LANGS)
     o.set_defaults(func=cmd_observe)
 
     from .records.cli import add_parser as records_parser

@@ -44,9 +44,9 @@ from pathlib import Path
 from typing import Any
 
 from .paths import config_dir, write_private
+from .words import LANGS
 
 ENV = "TABLE_APP_SETTINGS"
-LANGS = ("ka", "en", "uz", "ru")
 BACKENDS = ("auto", "sim", "gpio", "serial", "fake")
 
 

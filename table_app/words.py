@@ -1,5 +1,8 @@
-"""The words the host and the room read, in every language: the screens' texts and the
-host's notes (`screen/texts.toml`), role names from the voice's catalogue.
+"""The words the host, the room and the voice use, in every language: gettext catalogues,
+one `locale/<lang>.po` a language (Babel reads them; translators edit them with any PO
+editor). Each entry's msgctxt is its key: `screen:...` for what is read (the screens, the
+host's notes), `voice:...` for a clip the voice says (its sound file has the key's name).
+A voice entry said after a number has the language's plural forms.
 
 A note is kept as a key and its fields, not as a sentence: the host's screen writes it in
 the table's language when it shows it (so a game switched to Russian shows its earlier notes
@@ -9,19 +12,61 @@ result); the others are shown as they are (seat numbers, an engine's detail).
 
 from __future__ import annotations
 
-import tomllib
+import gettext
 from functools import cache
 from pathlib import Path
+from typing import Any
 
-# read by path, not as a package resource: the table's core needs the words, and importing
-# the screen package would import the table (a cycle)
-TEXTS = Path(__file__).resolve().parent / "screen" / "texts.toml"
+#: the languages, in the order the setup screen offers them: the one list (each has its
+#: catalogue in locale/ and its clips in sounds/)
+LANGS = ("ka", "en", "uz", "ru")
+LOCALE = Path(__file__).resolve().parent / "locale"
+#: the plural categories a voice entry is said in (CLDR's, as Babel names them): its clips
+#: are KEY_one, KEY_few, KEY_many and KEY itself for "other"
+PLURAL_CATEGORIES = ("one", "few", "many", "other")
 
 
 @cache
+def catalogue(lang: str) -> Any:
+    """The language's catalogue (a babel Catalog)."""
+    from babel.messages.pofile import read_po
+    with (LOCALE / f"{lang}.po").open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+@cache
+def entries(kind: str) -> dict[str, dict[str, str]]:
+    """Every key of one kind ("screen" or "voice") -> {language: text}; a language whose
+    entry is empty (untranslated) has no text for it. A plural entry gives one key per plural
+    category, each with the form the language's Plural-Forms picks for such a number."""
+    from babel import Locale
+    out: dict[str, dict[str, str]] = {}
+    for lang in LANGS:
+        cat = catalogue(lang)
+        pick = gettext.c2py(cat.plural_expr)
+        rule = Locale.parse(lang).plural_form
+        for msg in cat:
+            if not msg.context or not msg.context.startswith(kind + ":"):
+                continue
+            key = msg.context.split(":", 1)[1]
+            if not msg.pluralizable:
+                if msg.string:
+                    out.setdefault(key, {})[lang] = msg.string
+                continue
+            for category in PLURAL_CATEGORIES:
+                # a number of that category (5 where the language has none: its "many" or
+                # "other" form), and the form the catalogue gives that number
+                n = next((n for n in range(200) if rule(n) == category), 5)
+                form = msg.string[pick(n)] if pick(n) < len(msg.string) else ""
+                if form:
+                    name = key if category == "other" else f"{key}_{category}"
+                    out.setdefault(name, {})[lang] = form
+    return out
+
+
 def texts() -> dict[str, dict[str, str]]:
-    """Every text key -> {language: text}."""
-    return {k: dict(v) for k, v in tomllib.loads(TEXTS.read_text("utf-8")).items()}
+    """Every screen text key -> {language: text}."""
+    return entries("screen")
 
 
 def t(key: str, lang: str) -> str:

@@ -1,8 +1,8 @@
 """Drawing the host's screen and the public view with pygame (800x480, the Pi's display).
 
 A view is drawn only when its model changed (the timer changes once a second), so an idle
-table costs almost nothing. Every text comes from texts.toml in the game's language; the
-font is DejaVu Sans (it has Georgian), else pygame's own.
+table costs almost nothing. Every text comes from the catalogues (`words.t`) in the game's
+language; the font is DejaVu Sans (it has Georgian), else pygame's own.
 """
 
 from __future__ import annotations

@@ -11,10 +11,10 @@ from typing import Any
 
 from ..paths import config_dir, write_private
 from ..rules import BUILTIN_FORMATS, find_format
+from ..words import LANGS
 from .model import t, texts
 from .render import AMBER, BG, DIM, SIZE, TEXT, Button, Painter, _button
 
-LANGS = ("ka", "en", "uz", "ru")
 #: the on-screen keyboard of the touch panel (a club's Pi has no keyboard): a layout per
 #: language, letters only (a name needs no more); Georgian in its alphabet's order, Uzbek
 #: Latin with its oʻ, gʻ and tutuq belgisi

@@ -1,13 +1,14 @@
-"""The narration catalogue: clip ids and their text in ka, en, uz and ru."""
+"""The narration catalogue: clip ids and their text in every language (the `voice:` entries
+of the gettext catalogues, `table_app/locale/<lang>.po`), numbers included."""
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
 from functools import cache
-from importlib import resources
 
-LANGS = ("ka", "en", "uz", "ru")
+from ..words import LANGS as LANGS  # (the one list of the languages)
+from ..words import entries
+
 MAX_NUMBER = 30
 #: Timer sounds: a soft tick for the last 10 s, a warning, the buzzer at zero, and the one
 #: chime every night window opens and closes with, whoever wakes.
@@ -35,8 +36,7 @@ def _plural_rule(lang: str) -> Callable[[int], str]:
 @cache
 def catalogue() -> dict[str, dict[str, str]]:
     """Every clip id -> {language: text}, numbers included."""
-    text = resources.files(__package__).joinpath("catalogue.toml").read_text("utf-8")
-    data: dict[str, dict[str, str]] = {k: dict(v) for k, v in tomllib.loads(text).items()}
+    data = {k: dict(v) for k, v in entries("voice").items()}
     for n in range(MAX_NUMBER + 1):
         data[num(n)] = dict.fromkeys(LANGS, str(n))   # espeak-ng says digits in each language
     for clip, texts in data.items():
