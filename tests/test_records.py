@@ -607,11 +607,11 @@ def test_the_sheet_says_every_word_in_the_games_language(tmp_path: Path) -> None
 
     from table_app.records.protocol import (
         COLUMNS,
-        WORDS,
         _font,
         protocol_data,
         protocol_pdf,
         result_word,
+        w,
     )
     from table_app.records.store import from_script
     script = next(s for s in finished_scripts() if "format yakuza" in s)
@@ -626,7 +626,7 @@ def test_the_sheet_says_every_word_in_the_games_language(tmp_path: Path) -> None
     font = _font()
     for lang in ("ka", "en", "uz", "ru"):       # each heading's longest word fits its column
         for key, width in COLUMNS:
-            word = max(WORDS[key][lang].split(), key=lambda s: pdfmetrics.stringWidth(
+            word = max(w(key, lang).split(), key=lambda s: pdfmetrics.stringWidth(
                 s, font, 10))
             assert pdfmetrics.stringWidth(word, font, 10) + 12 <= width * mm, (lang, key)
 

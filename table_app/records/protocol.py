@@ -11,46 +11,12 @@ from typing import Any
 from ..paths import write_private
 from ..rules import run_script
 from ..rules.roles import ROLE
+from ..words import entries
 from .store import GameRecord
 
-WORDS: dict[str, dict[str, str]] = {
-    "title": {"en": "Game protocol", "ka": "თამაშის ოქმი", "uz": "O'yin bayonnomasi",
-              "ru": "Протокол игры"},
-    "date": {"en": "Date", "ka": "თარიღი", "uz": "Sana", "ru": "Дата"},
-    "format": {"en": "Format", "ka": "ფორმატი", "uz": "Format", "ru": "Формат"},
-    "host": {"en": "Host", "ka": "წამყვანი", "uz": "Boshlovchi", "ru": "Ведущий"},
-    "club": {"en": "Club", "ka": "კლუბი", "uz": "Klub", "ru": "Клуб"},
-    "seat": {"en": "Seat", "ka": "ადგილი", "uz": "O'rin", "ru": "Место"},
-    "name": {"en": "Name", "ka": "სახელი", "uz": "Ism", "ru": "Имя"},
-    "role": {"en": "Role", "ka": "როლი", "uz": "Rol", "ru": "Роль"},
-    "fouls": {"en": "Fouls", "ka": "შენიშვნები", "uz": "Jarimalar", "ru": "Фолы"},
-    "out": {"en": "Left the game", "ka": "გავიდა", "uz": "O'yindan chiqdi",
-            "ru": "Выбыл"},
-    "checks": {"en": "Checks", "ka": "შემოწმებები", "uz": "Tekshiruvlar", "ru": "Проверки"},
-    "winner": {"en": "Winner", "ka": "გამარჯვებული", "uz": "G'olib", "ru": "Победитель"},
-    "night": {"en": "night", "ka": "ღამე", "uz": "tun", "ru": "ночь"},
-    "day": {"en": "day", "ka": "დღე", "uz": "kun", "ru": "день"},
-    "game": {"en": "Game", "ka": "თამაში", "uz": "O'yin", "ru": "Игра"},
-    "players": {"en": "players", "ka": "მოთამაშე", "uz": "o'yinchi", "ru": "игроков"},
-}
-CAUSES: dict[str, dict[str, str]] = {
-    "vote": {"en": "voted out", "ka": "გააძევეს კენჭისყრით", "uz": "ovoz bilan chiqarildi",
-             "ru": "заголосован"},
-    "disqualified": {"en": "disqualified", "ka": "დისკვალიფიცირებული",
-                     "uz": "diskvalifikatsiya", "ru": "дисквалифицирован"},
-    "removeall": {"en": "all nominees removed", "ka": "ყველა კანდიდატი გავიდა",
-                  "uz": "barcha nomzodlar chiqarildi", "ru": "подняты все"},
-}
-SIDES: dict[str, dict[str, str]] = {
-    "city": {"en": "the city", "ka": "ქალაქი", "uz": "shahar", "ru": "город"},
-    "mafia": {"en": "the Mafia", "ka": "მაფია", "uz": "mafiya", "ru": "мафия"},
-    "yakuza": {"en": "the Yakuza", "ka": "იაკუძა", "uz": "yakuza", "ru": "якудза"},
-}
-RESULTS: dict[str, dict[str, str]] = {
-    "red": {"en": "red", "ka": "წითელი", "uz": "qizil", "ru": "красный"},
-    "black": {"en": "black", "ka": "შავი", "uz": "qora", "ru": "чёрный"},
-    "no": {"en": "no", "ka": "არა", "uz": "yo'q", "ru": "нет"},       # a search that missed
-}
+#: the sheet's words are the catalogues' `sheet:` entries (table_app/locale/<lang>.po):
+#: headings by their key, a cause of leaving as cause_..., a side as side_..., a check's
+#: result as result_...
 #: the seat table's columns (mm), each wide enough for its heading's longest word in every
 #: language (a Georgian "ადგილი" ran into "სახელი")
 COLUMNS = (("seat", 20), ("name", 44), ("role", 34), ("fouls", 24), ("out", 58))
@@ -58,8 +24,8 @@ COLUMNS = (("seat", 20), ("name", 44), ("role", 34), ("fouls", 24), ("out", 58))
 
 def result_word(result: str, lang: str) -> str:
     """A check's result: red, black, no, or the role a search found."""
-    if result in RESULTS:
-        return w(result, lang, RESULTS)
+    if known(result, "result_"):
+        return w(result, lang, "result_")
     return role_word(result, lang) if result in ROLE else result
 
 
@@ -68,9 +34,14 @@ def seat_name(name: str, seat: int) -> str:
     return "" if name == f"seat {seat}" else name
 
 
-def w(key: str, lang: str, table: dict[str, dict[str, str]] = WORDS) -> str:
-    entry = table.get(key, {})
+def w(key: str, lang: str, group: str = "") -> str:
+    """A word of the sheet in `lang` (its English where the catalogue lacks it)."""
+    entry = entries("sheet").get(group + key, {})
     return entry.get(lang) or entry.get("en") or key
+
+
+def known(key: str, group: str) -> bool:
+    return group + key in entries("sheet")
 
 
 def role_word(role: str, lang: str) -> str:
@@ -85,10 +56,10 @@ def phase_word(phase: str, lang: str) -> str:
 
 
 def cause_word(by: str, lang: str) -> str:
-    if by in CAUSES:
-        return w(by, lang, CAUSES)
-    if by in SIDES:
-        return w(by, lang, SIDES)
+    if known(by, "cause_"):
+        return w(by, lang, "cause_")
+    if known(by, "side_"):
+        return w(by, lang, "side_")
     return role_word(by, lang) if by in ROLE else by
 
 
@@ -111,7 +82,7 @@ def protocol_data(rec: GameRecord) -> dict[str, Any]:
     return {
         "game": rec.id, "lang": lang, "date": rec.ended[:10], "format": rec.format,
         "players": rec.players, "host": rec.host, "club": rec.club,
-        "winner": w(winner, lang, SIDES) if winner in SIDES else (
+        "winner": w(winner, lang, "side_") if known(winner, "side_") else (
             role_word(winner, lang) if winner in ROLE else winner),
         "seats": [{"seat": s.seat, "name": seat_name(s.name, s.seat),
                    "role": role_word(s.role, lang),
