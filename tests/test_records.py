@@ -695,3 +695,24 @@ def test_every_file_the_app_writes_is_private_whatever_the_umask(tmp_path: Path)
     for d in (state / "table-app" / "protocols", config / "fresh"):
         assert stat.S_IMODE(d.stat().st_mode) == 0o700, d
     assert "secret@db" in settings.read_text() and "[pads]" in settings.read_text()
+
+
+def test_the_tests_keep_out_of_the_users_own_files(tmp_path: Path) -> None:
+    # `python3 -m pytest` added two demo games to ~/.local/state/table-app/records.sqlite
+    import sys
+
+    from table_app.paths import config_dir, state_dir
+    home = Path.home().resolve()
+    for folder in (state_dir(), config_dir()):
+        assert not folder.resolve().is_relative_to(home / ".local"), folder
+        assert not folder.resolve().is_relative_to(home / ".config"), folder
+    before = sorted(p for p in (home / ".local" / "state" / "table-app").glob("*")) \
+        if (home / ".local" / "state" / "table-app").exists() else []
+    demo = subprocess.run([sys.executable, "-m", "table_app", "--demo", "--fast", "--journal",
+                           str(tmp_path / "d.journal")], capture_output=True, text=True,
+                          timeout=300, cwd=tmp_path)
+    assert demo.returncode == 0, demo.stderr
+    after = sorted(p for p in (home / ".local" / "state" / "table-app").glob("*")) \
+        if (home / ".local" / "state" / "table-app").exists() else []
+    assert after == before
+    assert (state_dir() / "records.sqlite").exists()        # the demo's game: in the run's
