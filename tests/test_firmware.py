@@ -624,7 +624,7 @@ def test_no_controller_at_all_is_reported_and_pauses_the_table() -> None:
     table = Table(TableConfig(find_format("yakuza"), 12), PadPanel(pads), Recorder())
     table.begin()
     table.handle(link, 1.0)                      # type: ignore[arg-type]
-    assert table.paused and "no pad controller found" in table.log[-1].text
+    assert table.paused and "pad controller: not found: plug it in" in table.log[-1].text
 
 
 def test_a_controller_that_never_says_hello_is_reported() -> None:

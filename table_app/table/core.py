@@ -39,6 +39,14 @@ SHOWN = (Act.CHECK, Act.SEARCH)
 DAWN = 4.0          # seconds between the night's last window and the morning (and at dusk)
 
 
+#: the pad reasons the host reads in his language: (the word's key, how the reason begins)
+REASONS = (("stuck", ("stuck",)), ("link", ("link",)),
+           ("unplugged", ("pad controller disconnected",)),
+           ("not_found", ("no pad controller found", "no answer from the pad controller")),
+           ("not_paired", ("the pad controller is not paired",)),
+           ("connected", ("pad controller ",)))
+
+
 class Table(Dealing, HostCommands):
     """One game at the table: the rules, the pads' questions, the timer, the voice."""
 
@@ -461,10 +469,12 @@ class Table(Dealing, HostCommands):
         self.log.append(Shown(self.now, note_text(key, items, "en"), key, items))
 
     def _pad_note(self, key: str, seat: int, reason: str) -> None:
-        # a driver's reason is its own words; the grammar's "stuck" and the link's are ours
-        known = reason in ("stuck", "link")
+        # a driver's reason is its own words, English; the ones a club meets every night (a
+        # cable pulled, the controller back, not found, not paired) are in the host's
+        word = next((w for w, starts in REASONS if any(reason.startswith(s) for s in starts)),
+                    None)
         self._tell(key + ("_controller" if not seat else ""), seat=str(seat),
-                   **({"reason_t": f"reason_{reason}"} if known else {"reason": reason}))
+                   **({"reason_t": f"reason_{word}"} if word else {"reason": reason}))
 
     def say(self, line: list[str]) -> None:
         """Say a line, and show it on the host's screen too (a host without sound is not
