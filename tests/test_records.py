@@ -367,12 +367,15 @@ def test_a_game_at_the_virtual_table_ends_in_the_records_with_its_sheet(tmp_path
 def test_the_sheet_speaks_the_games_language(tmp_path: Path) -> None:
     import pypdfium2 as pdfium
 
-    from table_app.records.protocol import protocol_pdf
+    from table_app.records.protocol import protocol_pdf, w
     rec = _records(1)[0]
-    rec.lang = "ka"
-    text = pdfium.PdfDocument(str(protocol_pdf(rec, tmp_path / "ka.pdf")))[0] \
-        .get_textpage().get_text_range()
-    assert "თამაშის ოქმი" in text and "გამარჯვებული" in text
+    for lang in ("ka", "en", "uz", "ru"):
+        rec.lang = lang
+        text = pdfium.PdfDocument(str(protocol_pdf(rec, tmp_path / f"{lang}.pdf")))[0] \
+            .get_textpage().get_text_range()
+        for key in ("title", "seat", "name", "role", "fouls", "winner"):
+            assert w(key, lang) in text, (lang, key)
+    assert w("title", "ka") == "თამაშის ოქმი" and w("winner", "ru") == "Победитель"
 
 
 def test_the_records_command(tmp_path: Path) -> None:

@@ -288,11 +288,20 @@ def test_the_host_screen_speaks_the_tables_language(tmp_path: Path, lang: str) -
 @pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
 def test_every_text_fits_its_box_in_every_language(tmp_path: Path, lang: str) -> None:
     """Every screen, every language: a text wider than its box even at a smaller size fails
-    (cut with an ellipsis, it would hide words from the host)."""
+    (cut with an ellipsis, it would hide words from the host), so does one shrunk below
+    the readable size, and so does an English text on a screen in another language."""
     from table_app.screen.render import Painter, draw_host, draw_public
     from table_app.screen.setup import Setup, draw_setup
+    from table_app.words import entries
     painter = Painter()
     surf = _surface()
+    drawn: set[str] = set()
+    original = painter.text
+
+    def text(s: pygame.Surface, t: str, *a: object, **k: object) -> object:
+        drawn.add(t)
+        return original(s, t, *a, **k)     # type: ignore[arg-type]
+    painter.text = text                     # type: ignore[method-assign]
     for fmt in ("yakuza", "classic", "city"):
         setup = Setup(fmt, 12 if fmt != "classic" else 11, lang, "cards",
                       {1: "Nino", 2: "Giorgi", 3: "Aleksandre", 4: "Oʻktam"})
@@ -335,6 +344,12 @@ def test_every_text_fits_its_box_in_every_language(tmp_path: Path, lang: str) ->
     assert painter.overflows == []
     # nor drawn smaller than the panel can be read at (the Georgian Skip was 8 px)
     assert sorted(set(painter.shrunk)) == [], sorted(set(painter.shrunk))
+    if lang != "en":                        # nor left in English: every word its language's
+        english = {tr["en"].split("{")[0].strip() for kind in ("screen", "voice")
+                   for tr in entries(kind).values()
+                   if tr.get(lang) != tr["en"] and len(tr["en"].split()) >= 2}
+        left = sorted(e for e in english if e and any(e in d for d in drawn))
+        assert left == [], left
 
 
 def test_between_games_the_host_sees_the_seasons_rating(tmp_path: Path) -> None:
