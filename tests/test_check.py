@@ -229,15 +229,10 @@ def test_the_check_on_the_host_screen_in_the_tables_language_with_the_voice() ->
         test = _self_test(rig)
         voice = Recorder()
         screen = CheckScreen(test, voice, "ka")
-        painter = Painter()
+        painter = Painter(keep=True)
         surf = pygame.Surface((800, 480))
-        drawn: list[str] = []
-        original = painter.text
-
-        def text(s: pygame.Surface, t: str, *a: object, **k: object) -> object:
-            drawn.append(t)
-            return original(s, t, *a, **k)     # type: ignore[arg-type]
-        painter.text = text                     # type: ignore[method-assign]
+        drawn = painter.drawn
+        assert drawn is not None
 
         def look() -> None:
             screen.update()

@@ -50,10 +50,12 @@ class Button:
 class Painter:
     """Fonts and shapes, shared by both views."""
 
-    def __init__(self) -> None:
+    def __init__(self, keep: bool = False) -> None:
         import pygame
         pygame.font.init()
         self.pg = pygame
+        #: with `keep`, every text drawn, in order (the tests read what a screen says)
+        self.drawn: list[str] | None = [] if keep else None
         self._fonts: dict[tuple[int, bool], Any] = {}
         #: texts that did not fit their box even at the smallest size (a test looks here)
         self.overflows: list[tuple[str, int]] = []
@@ -72,6 +74,8 @@ class Painter:
              anchor: str = "topleft", width: int | None = None) -> Any:
         """Draw `s`; with a `width`, the text is fitted to it: a smaller size first (down to
         two thirds), then cut with an ellipsis, which counts as an overflow."""
+        if self.drawn is not None:
+            self.drawn.append(s)
         font = self.font(size, bold)
         if width is not None and font.size(s)[0] > width:
             asked = size
