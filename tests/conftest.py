@@ -22,3 +22,16 @@ os.environ.setdefault("TABLE_APP_SETTINGS", os.path.join(_NOWHERE, "no-settings.
 os.environ["XDG_STATE_HOME"] = os.path.join(_NOWHERE, "state")
 os.environ["XDG_CONFIG_HOME"] = os.path.join(_NOWHERE, "config")
 os.environ.setdefault("TABLE_APP_PORT", "none")
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _own_state_and_config(tmp_path_factory: pytest.TempPathFactory,
+                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test its own state and config folders (journals, records, names, settings):
+    nothing one test leaves is read by the next, and nothing reaches the user's own."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
