@@ -51,12 +51,20 @@ def write_private(path: str | Path, data: bytes | str) -> Path:
         raise
     os.close(fd)
     os.replace(tmp, path)
-    try:
-        dfd = os.open(path.parent, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:                          # (a folder that cannot be synced: a FUSE drive)
-        pass
+    sync_folder(path.parent)
     return path
+
+
+def sync_folder(folder: Path) -> None:
+    """Make a folder's entries durable (a new file's name is durable only once its folder
+    is); a folder that cannot be synced (a FUSE drive) is let be."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

@@ -11,6 +11,7 @@ import os
 import queue
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -228,18 +229,11 @@ def _check_screen(pygame: Any, display: Any, area: Any, pads: Any, kind: str,
                 continue
             if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and e.pos[0] < 800:
                 screen.touch(e.pos, buttons)
-            elif kind == "sim" and e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-                pads.handle_event(pygame.event.Event(e.type, button=e.button,
-                                                     pos=(e.pos[0] - 800, e.pos[1])))
             elif kind == "sim":
-                pads.handle_event(e)
+                pads.handle_event(_on_pads(pygame, e))
         if kind != "sim" and hasattr(pads, "poll"):
             pads.poll()
-        while True:
-            try:
-                inp = inbox.get_nowait()
-            except queue.Empty:
-                break
+        for inp in _taken(inbox):
             if isinstance(inp, PadEdge):
                 test.handle(inp)
         test.tick(pads.clock.now())
@@ -252,23 +246,30 @@ def _check_screen(pygame: Any, display: Any, area: Any, pads: Any, kind: str,
                     screen.written = "check_written"
                 except (SettingsError, OSError) as exc:
                     report.pads += f" ({exc})"
-    if screen.written == "check_written":
-        buttons_, rotation, rings = test.report.layout()
-        return buttons_, rotation, rings
-    return True
+    return test.report.layout() if screen.written == "check_written" else True
+
+
+def _taken(inbox: queue.Queue[Input]) -> Iterator[Input]:
+    """Every input waiting in the inbox, taken out of it."""
+    while True:
+        try:
+            yield inbox.get_nowait()
+        except queue.Empty:
+            return
+
+
+def _on_pads(pygame: Any, e: Any) -> Any:
+    """An event for the simulated pads: a mouse's on the canvas's right part (x from 800),
+    moved to the simulator's own coordinates; any other as it is."""
+    if e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+        return pygame.event.Event(e.type, button=e.button, pos=(e.pos[0] - 800, e.pos[1]))
+    return e
 
 
 def _forget_presses(inbox: queue.Queue[Input]) -> None:
     """Presses made on the setup screen belong to no game; links going down or up do."""
     from .pads.events import PadLink
-    kept = []
-    while True:
-        try:
-            inp = inbox.get_nowait()
-        except queue.Empty:
-            break
-        if isinstance(inp, PadLink):
-            kept.append(inp)
+    kept = [inp for inp in _taken(inbox) if isinstance(inp, PadLink)]
     for inp in kept:
         inbox.put(inp)
 
@@ -453,8 +454,7 @@ def play(args: Any) -> int:
                         public = None
                 elif e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and \
                         e.pos[0] >= 800:
-                    rest.append(pygame.event.Event(e.type, button=e.button,
-                                                   pos=(e.pos[0] - 800, e.pos[1])))
+                    rest.append(_on_pads(pygame, e))
                 elif not keys.handle_pygame(e):
                     rest.append(e)
             if kind == "sim":

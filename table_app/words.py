@@ -13,6 +13,7 @@ result); the others are shown as they are (seat numbers, an engine's detail).
 from __future__ import annotations
 
 import gettext
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -35,16 +36,23 @@ def catalogue(lang: str) -> Any:
 
 
 @cache
+def plural_rule(lang: str) -> Callable[[int], str]:
+    """The language's plural category of a number (CLDR's rules, from Babel): "one",
+    "few", "many" or "other"."""
+    from babel import Locale
+    return Locale.parse(lang).plural_form     # type: ignore[no-any-return]
+
+
+@cache
 def entries(kind: str) -> dict[str, dict[str, str]]:
     """Every key of one kind ("screen" or "voice") -> {language: text}; a language whose
     entry is empty (untranslated) has no text for it. A plural entry gives one key per plural
     category, each with the form the language's Plural-Forms picks for such a number."""
-    from babel import Locale
     out: dict[str, dict[str, str]] = {}
     for lang in LANGS:
         cat = catalogue(lang)
         pick = gettext.c2py(cat.plural_expr)
-        rule = Locale.parse(lang).plural_form
+        rule = plural_rule(lang)
         for msg in cat:
             if not msg.context or not msg.context.startswith(kind + ":"):
                 continue

@@ -12,7 +12,6 @@ same id, which is never doubled.
 from __future__ import annotations
 
 import json
-import os
 import threading
 import uuid
 from collections.abc import Callable
@@ -20,7 +19,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from ..paths import state_dir
+from ..paths import state_dir, write_private
 from .store import (
     GameRecord,
     Records,
@@ -166,27 +165,8 @@ class Recorder:
     def _wait(self, rec: GameRecord) -> Path:
         """The game in a file of its own that waits for the records (an export: `records
         import` takes it too), written whole or not at all."""
-        folder = waiting_folder()
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        path = folder / f"{rec.id}.json"
-        tmp = path.with_suffix(".part")
-        data = json.dumps({"table-app-records": 1, "games": [rec.to_json()]},
-                          ensure_ascii=False).encode()
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        try:
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, path)
-        dfd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-        return path
+        return write_private(waiting_folder() / f"{rec.id}.json", json.dumps(
+            {"table-app-records": 1, "games": [rec.to_json()]}, ensure_ascii=False))
 
     def take_waiting(self) -> int:
         """Games kept aside while the records could not be written, into them now: how

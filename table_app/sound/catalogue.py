@@ -3,11 +3,10 @@ of the gettext catalogues, `table_app/locale/<lang>.po`), numbers included."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cache
 
 from ..words import LANGS as LANGS  # (the one list of the languages)
-from ..words import entries
+from ..words import entries, plural_rule
 
 MAX_NUMBER = 30
 #: Timer sounds: a soft tick for the last 10 s, a warning, the buzzer at zero, and the one
@@ -23,14 +22,8 @@ def num(n: int) -> str:
 def plural(clip: str, n: int, lang: str) -> str:
     """The clip id of `clip`'s form for the number `n` in `lang` (CLDR's plural rules, from
     Babel): Russian says "1 голос", "2 голоса", "5 голосов", English "1 vote", "2 votes"."""
-    form = _plural_rule(lang)(n)
+    form = plural_rule(lang)(n)
     return clip if form == "other" else f"{clip}_{form}"
-
-
-@cache
-def _plural_rule(lang: str) -> Callable[[int], str]:
-    from babel import Locale
-    return Locale.parse(lang).plural_form     # type: ignore[no-any-return]
 
 
 @cache

@@ -45,10 +45,7 @@ class HostCommands:
                     self._pause("disk")
                     self.say(["pause"])
                 else:
-                    self.pause_reasons.discard("disk")
-                    if self.paused and not self.pause_reasons:
-                        self.say(["resume"])
-                        self.timers.resume(self.now)
+                    self._unpause({"disk"}, "resume")
             elif name == "lang":
                 # the host's language for the rest of the game (a resumed game asked for in
                 # another): screen, voice and plural forms
@@ -98,3 +95,10 @@ class HostCommands:
     def _pause(self: Table, reason: str) -> None:
         self.pause_reasons.add(reason)
         self.timers.pause(self.now)
+
+    def _unpause(self: Table, reasons: set[str], clip: str) -> None:
+        """Those reasons gone; the game goes on (saying `clip`) when they were the last."""
+        self.pause_reasons -= reasons
+        if self.paused and not self.pause_reasons:
+            self.say([clip])
+            self.timers.resume(self.now)

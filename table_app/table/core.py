@@ -360,11 +360,8 @@ class Table(Dealing, HostCommands):
                 self.say(["pad_fault"])
             elif isinstance(ev, PadRecovered):
                 self._pad_note("pad_back", ev.seat, ev.reason)
-                for r in [r for r in self.pause_reasons if r.startswith(f"pad:{ev.seat}:")]:
-                    self.pause_reasons.discard(r)
-                if self.paused and not self.pause_reasons:
-                    self.say(["pad_back"])
-                    self.timers.resume(self.now)
+                self._unpause({r for r in self.pause_reasons
+                               if r.startswith(f"pad:{ev.seat}:")}, "pad_back")
             elif self.paused:
                 continue
             elif isinstance(ev, OutOfTurn):

@@ -66,9 +66,7 @@ class Dealing:
                 return
             self.calls_started = True
             self.notes_from = len(self.log)       # "deal the cards" is done
-            roles = self.cfg.fmt.composition[self.cfg.players]
-            self.registering = [r for r in self.cfg.fmt.role_order
-                                if r in roles and not ROLE[r].plain]
+            self.registering = list(called_roles(self))
         else:
             if not self.calls_started or role not in missing_roles(self):
                 raise ValueError(f"no {role} card is missing")

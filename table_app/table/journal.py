@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..pads.events import PadEdge, PadHeld, PadLevel, PadLink
-from ..paths import private_folder
+from ..paths import private_folder, sync_folder
 from .config import Host, Input, Tick
 
 
@@ -72,7 +72,7 @@ class Journal:
             os.pwrite(fd, bytes(used - self.end), self.end)
             os.fsync(fd)
         self.size = size
-        _sync_folder(self.path.parent)
+        sync_folder(self.path.parent)
         self.written = 0
 
     def reset(self) -> None:
@@ -177,7 +177,7 @@ def set_aside(path: str | Path, now: float | None = None, label: str = "unreadab
         n += 1
         aside = p.with_name(f"{p.name}.{label}-{stamp}-{n}")
     os.rename(p, aside)
-    _sync_folder(p.parent)
+    sync_folder(p.parent)
     return aside
 
 
@@ -223,20 +223,6 @@ def _hold_lock(path: Path) -> int:
     os.ftruncate(fd, 0)
     os.pwrite(fd, str(os.getpid()).encode(), 0)
     return fd
-
-
-def _sync_folder(folder: Path) -> None:
-    # a new file's name is durable only once its folder is
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def encode(inp: Input, t: float) -> dict[str, Any]:
