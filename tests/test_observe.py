@@ -255,23 +255,6 @@ def test_the_city_don_kills_and_searches_in_one_night() -> None:
     assert [(c.by, c.seat, c.result) for c in out.checks] == [("don", 2, "detective")]
 
 
-def test_tap_counts_say_nothing_of_the_choice() -> None:
-    """A question's cursor starts at a seat drawn from the seed: the same ballot takes a
-    different number of taps from game to game, and the start is not next to the asker."""
-    from table_app.pads.grammar import presses_to
-    from table_app.table.questions import start_cursor
-    candidates = (2, 5, 9)
-    starts = [start_cursor(seed, "day 1", 1, 1, candidates) for seed in range(40)]
-    assert set(starts) == set(candidates)
-    taps = {presses_to(s, 9, candidates) for s in starts}
-    assert len(taps) == len(candidates)
-    # a function of the seed, the phase, the seat and the question number, nothing else
-    assert start_cursor(7, "night 2", 4, 2, (1, 3, 8)) == start_cursor(7, "night 2", 4, 2,
-                                                                        (8, 3, 1))
-    assert len({start_cursor(7, f"night {n}", 4, 1, tuple(range(1, 13)))
-                for n in range(1, 30)}) > 5
-
-
 def test_the_sorcerers_voters_show_on_his_ring_only_at_the_day_cap() -> None:
     deal = {1: "sorcerer", 2: "don", 3: "mafioso", 4: "doctor", 5: "civilian", 6: "civilian",
             7: "mafioso", 8: "mafioso", 9: "lawyer", 10: "commissar", 11: "sergeant",

@@ -5,8 +5,8 @@ eligible seat clockwise on a ring; on a one-LED pad, counting: N presses = seat 
 confirms; a later hold replaces the choice. Edges are debounced eagerly (the first edge counts
 at once, the bounces after it are ignored, and a level that settled otherwise is taken when
 the guard ends). A button held past `stuck` is a fault and is ignored until released. A question's
-cursor starts where the table says (a seat drawn from the game's seed, so the number of taps
-tells a watcher nothing); after the last eligible seat it passes "nobody". A press
+cursor starts where the table says (a seat or "nobody", drawn from the game's seed, so the
+number of taps tells a watcher nothing); after the last eligible seat it passes "nobody". A press
 belongs to the question that was asked when it began: a hold that straddles the end of a
 window confirms nothing.
 

@@ -1,8 +1,12 @@
 """What each seat's pad asks: one question at a time, the next ones waiting in line.
 
-A question's cursor starts at a seat drawn from the game's seed, the phase, the seat and that
-seat's question number in the phase (never next to the asker, never from how many draws came
-before): the number of taps a neighbour counts says nothing of the choice.
+A question's cursor starts at a place drawn from the game's seed, the phase, the seat and that
+seat's question number in the phase (never from how many draws came before). The draw is even
+over every place the cursor can take, the eligible seats and "nobody": then, whatever the
+answer, each number of taps from 0 to the number of places less one is as likely as any other,
+and a neighbour who counts a player's taps learns nothing of his choice. (An earlier draw left
+"nobody" out, so some tap counts could not mean some answers; keeping the start away from the
+player's own seat would do the same, so it is not done.)
 """
 
 from __future__ import annotations
@@ -16,13 +20,20 @@ from ..pads.grammar import COUNT
 from ..pads.rings import Picture
 
 
+def cursor_places(eligible: Sequence[int]) -> list[int | None]:
+    """Every place a question's cursor can take, in the order short presses visit them."""
+    places: list[int | None] = list(sorted(set(eligible)))
+    return places + [None]
+
+
 def start_cursor(seed: int, phase: str, seat: int, number: int,
                  eligible: Sequence[int]) -> int | None:
-    """Where a question's cursor starts: a function of the seed, the phase, the seat and
-    its question number in the phase, and of nothing else."""
+    """Where a question's cursor starts (None: on "nobody"), drawn evenly over
+    `cursor_places`: a function of the seed, the phase, the seat and its question number in
+    the phase, and of nothing else."""
     if not eligible:
         return None
-    return random.Random(f"{seed}|{phase}|{seat}|{number}").choice(sorted(eligible))
+    return random.Random(f"{seed}|{phase}|{seat}|{number}").choice(cursor_places(eligible))
 
 
 @dataclass(frozen=True)
