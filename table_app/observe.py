@@ -14,8 +14,10 @@ How the script is played (the project's own description of it is in docs/observe
   `timeout ROLE` presses nothing;
 - `nominate S T` 3 s into S's speech; every speech runs its full time;
 - ballots (`vote`, `revote`, `removeall`) and `take` 3 s into their window;
-- `foul`, `disqualify`: host commands, given once every statement before them in their phase
-  has been carried out;
+- `foul`, `disqualify`: host commands, given at a point of the game that no press time moves:
+  once every statement before them in their phase is over (a night decision or timeout when
+  its window has closed, a day statement when it was pressed), and a command first in its
+  phase `HOST_AT` seconds into it;
 - the deal is the script's; each seat holds his button for 2 s of his turn to see his role.
 """
 
@@ -46,6 +48,7 @@ TAP = 0.12          # a short press
 GAP = 0.2           # between presses
 HOLD = 0.9          # a hold (over the grammar's 0.7 s)
 DAY_PRESS = 3.0     # nominations and ballots: seconds into the speech or the vote
+HOST_AT = 3.0       # a host command first in its phase: seconds into the phase (never --press-at)
 VIEW_AT = 1.0       # the deal: seconds into his turn a player holds his button, and how long
 VIEW_FOR = 2.0
 EPS = 1e-6
@@ -61,6 +64,7 @@ class Item:
 
     words: list[str]
     done: float | None = None
+    night: str = ""            # a night decision or timeout: its decision (over with its window)
 
 
 @dataclass
@@ -93,6 +97,7 @@ def plan_phases(replay: Replay) -> dict[str, PhasePlan]:
         cur.items.append(item)
         if kw == "timeout":
             item.done = -1.0                       # nothing to press: carried out at once
+            item.night = args[0]
         elif kw == "nominate":
             cur.nominations[int(args[0])] = (int(args[1]), item)
         elif kw in ("vote", "revote", "removeall"):
@@ -113,6 +118,7 @@ def plan_phases(replay: Replay) -> dict[str, PhasePlan]:
             mode = args[0] if len(args) == 2 else ""
             target = None if args[-1] == "-" else int(args[-1])
             cur.decisions[kw] = (target, mode, item)
+            item.night = kw
     return phases
 
 
@@ -249,7 +255,7 @@ class ScriptPlayers:
             if plan is not None:
                 self._answer(table, plan, seat, q.what, now)
         if plan is not None:
-            host += self._host_due(plan, now)
+            host += self._host_due(plan, now, table)
         return host
 
     def _answer(self, table: Table, plan: PhasePlan, seat: int, what: str, now: float) -> None:
@@ -295,16 +301,27 @@ class ScriptPlayers:
     def _done(item: Item, t: float) -> None:
         item.done = t if item.done is None else max(item.done, t)
 
-    def _host_due(self, plan: PhasePlan, now: float) -> list[tuple[str, ...]]:
+    @staticmethod
+    def _over(item: Item, now: float, table: Table) -> bool:
+        """Whether a statement is over at a point no press time moves: a night decision (or
+        timeout) when its window has closed, anything else when it was carried out."""
+        if item.night:
+            g = table.game
+            if g.phase == "night" and g.step == "windows" \
+                    and g.window_i <= g.window_of.get(item.night, -1):
+                return False
+            return True
+        return item.done is not None and item.done <= now + EPS
+
+    def _host_due(self, plan: PhasePlan, now: float, table: Table) -> list[tuple[str, ...]]:
         out: list[tuple[str, ...]] = []
         before: list[Item] = []
         for item in plan.items:
             kw = item.words[0]
             if kw in ("foul", "disqualify"):
-                if item.done is None and all(b.done is not None and b.done <= now + EPS
-                                             for b in before):
+                if item.done is None and all(self._over(b, now, table) for b in before):
                     if not before and plan.started is not None \
-                            and now + EPS < plan.started + self.press_at:
+                            and now + EPS < plan.started + HOST_AT:
                         break
                     item.done = now
                     out.append(tuple(item.words))
@@ -319,7 +336,7 @@ class ScriptPlayers:
             return None
         times = [i.done for i in plan.items if i.done is not None and i.done > 0]
         if plan.started is not None:
-            times.append(plan.started + self.press_at)
+            times.append(plan.started + HOST_AT)
         return min((t for t in times), default=None)
 
 
@@ -363,6 +380,7 @@ def play(text: str, press_at: float = 3.0, seed: int = 0, lang: str = "en",
         start = clock.now()
         look_screen(clock.now())
         ended = None
+        ticked: tuple[float, float] | None = None
         last = _last_phase(replay)
         while clock.now() - start < limit:
             now = clock.now()
@@ -378,6 +396,15 @@ def play(text: str, press_at: float = 3.0, seed: int = 0, lang: str = "en",
                 ended = ended if ended is not None else now
                 if now - ended >= 1.0 and players.next_time() is None:
                     break
+            due = table.next_deadline()
+            if due is not None and due <= now + EPS and ticked != (now, due):
+                # a deadline met by a press at (or a rounding error before) the same instant:
+                # the press went first, and the deadline is kept now, not at whatever comes
+                # next (a window would last longer when someone pressed at its very end)
+                ticked = (now, due)
+                clock.set(max(now, due))
+                feed(Tick())
+                continue
             times = [t for t in (table.next_deadline(), players.next_time(),
                                  players.next_host_time(players.phases.get(
                                      table.game.phase_label()))) if t is not None and
@@ -401,10 +428,43 @@ def play(text: str, press_at: float = 3.0, seed: int = 0, lang: str = "en",
             if inbox.empty():
                 feed(Tick())
         app.close()
-    lines.sort(key=lambda line: line["t"])       # stable: same-time lines keep their order
     for line in lines:
         line["t"] = round(line["t"] - start, 3)
-    return lines, table
+    return in_order(lines), table
+
+
+def in_order(lines: list[Line]) -> list[Line]:
+    """Lines in time order, and lines of one instant (the same printed `t`) in a fixed order:
+    sounds in the order they started, then rings by seat, then the screen. A ring or the
+    screen is printed as it is at the end of the instant: a picture that lasted no time at all
+    (a timer at 0 for the instant its window closes, when a press fell on that instant) is
+    not something anyone sees. (In the order they happened, a countdown's pixel and the
+    public timer that change in one instant came out either way round.)"""
+    def key(item: tuple[int, Line]) -> tuple[float, int, int, int]:
+        i, line = item
+        if "sound" in line:
+            return (line["t"], 0, 0, i)
+        if "ring" in line:
+            return (line["t"], 1, int(line["ring"]), i)
+        return (line["t"], 2, 0, i)
+
+    ordered = [line for _, line in sorted(enumerate(lines), key=key)]
+    out: list[Line] = []
+    shown: dict[Any, Any] = {}          # ring seat or "screen" -> what it shows now
+    for k, line in enumerate(ordered):
+        if "sound" in line:
+            out.append(line)
+            continue
+        what = line.get("ring", "screen")
+        nxt = ordered[k + 1] if k + 1 < len(ordered) else None
+        if nxt is not None and nxt["t"] == line["t"] and nxt.get("ring", "screen") == what \
+                and "sound" not in nxt:
+            continue                    # changed again within the instant: only the last counts
+        value = line.get("pixels", line.get("screen"))
+        if shown.get(what) != value:
+            shown[what] = value
+            out.append(line)
+    return out
 
 
 def format_line(line: Line) -> str:

@@ -297,3 +297,62 @@ def test_a_window_no_dealt_role_wakes_in_is_not_opened() -> None:
     said = _sounds(script("city", six, "night\nmafia 4\nday\n"))
     assert "wake_night" in said and "wake_lover" not in said
     assert "wake_lover" in _sounds(script("city", CITY, "night\nmafia 1\nday\n"))
+
+
+# -- no press time moves what the room perceives ---------------------------------------------
+def acting(text: str) -> set[int]:
+    """The seats holding a role (not a civilian): their rings may show when they pressed."""
+    roles = run_script(text).game.roles
+    return {seat for seat, role in enumerate(roles) if role and role != "civilian"}
+
+
+HOST_AT_POINTS = script("yakuza", YAKUZA, """night
+foul 6
+shogun 12
+yakuza 12
+foul 3
+doctor 7
+foul 2
+day
+foul 3
+nominate 1 5
+disqualify 9
+""")
+
+
+def test_host_commands_keep_their_point_of_the_game_whatever_the_press_time() -> None:
+    """A command first in its phase comes 3 s into it, one after a night decision when that
+    window closes, whenever the players press (the first foul came at --press-at before, and
+    one after a decision with the hold)."""
+    secret = acting(HOST_AT_POINTS)
+    early = room(HOST_AT_POINTS, secret, press_at=3.0)
+    late = room(HOST_AT_POINTS, secret, press_at=7.0)
+    assert early == late
+    fouls = [json.loads(x)["t"] for x in early if '"sound": "foul"' in x]
+    assert len(fouls) == 4
+    assert fouls[0] == pytest.approx(64.0)          # the night begins at 60 s: 3 s + the chime
+
+
+def test_a_window_lasts_its_time_when_a_press_ends_at_its_deadline() -> None:
+    """At --press-at 7 the Yakuza's last tap is let go on the window's deadline: the window
+    still closed then (it ran 0.2 s longer, until the next tap)."""
+    sounds = [[(x["t"], x["sound"]) for x in observe(HOST_AT_POINTS, press_at=p)
+               if "sound" in x] for p in (3.0, 7.0)]
+    assert sounds[0] == sounds[1]
+
+
+@pytest.mark.parametrize("name", ["yakuza/removeall_passes", "yakuza/abstentions_to_last_nominee",
+                                  "city/city_wins"])
+def test_lines_of_one_instant_come_in_a_fixed_order(name: str) -> None:
+    """A countdown's pixel and the public timer change in one instant (t=124.000 in the first
+    script): the lines came out either way round, depending on whether a press fell on that
+    instant. Now sounds, rings by seat, then the screen, whatever the press times."""
+    text = (SCRIPTS / f"{name}.script").read_text()
+    secret = acting(text)
+    assert room(text, secret, press_at=3.0) == room(text, secret, press_at=4.5)
+    rank = {"sound": 0, "ring": 1, "screen": 2}
+    lines = observe(text)
+    for a, b in zip(lines, lines[1:]):
+        if a["t"] == b["t"]:
+            ka, kb = (next(k for k in rank if k in x) for x in (a, b))
+            assert (rank[ka], a.get("ring", 0)) <= (rank[kb], b.get("ring", 0)), (a, b)
