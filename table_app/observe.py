@@ -307,10 +307,8 @@ class ScriptPlayers:
         timeout) when its window has closed, anything else when it was carried out."""
         if item.night:
             g = table.game
-            if g.phase == "night" and g.step == "windows" \
-                    and g.window_i <= g.window_of.get(item.night, -1):
-                return False
-            return True
+            return not (g.phase == "night" and g.step == "windows"
+                        and g.window_i <= g.window_of.get(item.night, -1))
         return item.done is not None and item.done <= now + EPS
 
     def _host_due(self, plan: PhasePlan, now: float, table: Table) -> list[tuple[str, ...]]:
