@@ -68,6 +68,10 @@ class Controller:
         self.settled = True                       # no pin reads otherwise than taken
         self.lock_until = [0] * cfg.SEATS
         self.changed_at = [None] * cfg.SEATS      # when a pin first read otherwise
+        self.pending = 0                          # the bits of the pins with a changed_at
+        self.seat_of_bit = {}                     # a button's GPIO bit -> its seat index
+        for i in range(cfg.SEATS):
+            self.seat_of_bit[1 << cfg.BUTTON_PINS[i]] = i
         pins = getattr(cfg, "RING_PINS", None) or (cfg.PIXEL_PIN,)
         self.chain = len(pins) != cfg.SEATS
         if not self.chain and sys.platform == "rp2":
@@ -102,7 +106,9 @@ class Controller:
         self.sender = pl.Sender(reuse=True)
         self.receiver = pl.Receiver()
         self.decoder = pl.Decoder()
-        self.inbox = bytearray()
+        self.inbox = bytearray(256)               # what the link brought, a byte at a time
+        self.inview = memoryview(self.inbox)
+        self.slots = [self.inview[i:i + 1] for i in range(256)]
         self.edge = bytearray(6)                  # an edge's body, filled in place
         self.acks = []
         self.room = LINK_ROOM                     # bytes that may be written (LINK_ROOM)
@@ -154,46 +160,73 @@ class Controller:
         # all twelve buttons in one register read, and no list made for them: this runs a
         # thousand times a second, and every allocation brings the garbage collector nearer
         bits = mem32[GPIO_IN] if mem32 is not None else -1
-        if bits >= 0 and self.settled and (~bits & self.mask) == self.down_bits:
-            # nothing changed since the last scan: the usual case, one comparison (the
-            # loop below costs a fifth of a millisecond on the Pico's core)
+        if bits < 0:
+            return self._scan_pins(now)
+        differ = (~bits & self.mask) ^ self.down_bits
+        if not differ and not self.pending:
+            # nothing changed since the last scan: the usual case, one comparison
             return False
-        pins = cfg.BUTTON_PINS
+        # only the pins that read otherwise than taken, or did a moment ago, are looked at:
+        # on the Pico's core each pin of a loop over all twelve cost as much as a frame
+        seat_of = self.seat_of_bit
+        look = differ | self.pending
+        while look:
+            bit = look & -look
+            look ^= bit
+            i = seat_of[bit]
+            if not differ & bit:
+                self.changed_at[i] = None          # it went back: a bounce, nothing more
+                self.pending &= ~bit
+                continue
+            if self._pin_changed(i, not self.down[i], now):
+                edges = True
+        self.settled = (~bits & self.mask) == self.down_bits
+        return edges
+
+    def _scan_pins(self, now):
+        # the same, pin by pin, where there is no GPIO register to read (the unix port's
+        # simulated pins)
+        edges = False
         settled = True
         for i in range(cfg.SEATS):
-            if bits >= 0:
-                pressed = not (bits >> pins[i]) & 1
-            else:
-                pressed = self.buttons[i].value() == 0
+            pressed = self.buttons[i].value() == 0
             if pressed == self.down[i]:
                 self.changed_at[i] = None
                 continue
             settled = False
-            at = self.changed_at[i]
-            if at is None:
-                at = self.changed_at[i] = now
-            if ticks_diff(now, self.lock_until[i]) < 0:
-                continue
-            if pressed and ticks_diff(now, at) < cfg.MIN_PRESS_MS:
-                continue
-            began = ticks_us()
-            self.changed_at[i] = None
-            self.down[i] = pressed
-            self.down_bits ^= 1 << pins[i]
-            self.lock_until[i] = time.ticks_add(now, cfg.DEBOUNCE_MS)
-            e = self.edge
-            e[0] = i + 1
-            e[1] = 1 if pressed else 0
-            e[2] = (at >> 24) & 0xFF
-            e[3] = (at >> 16) & 0xFF
-            e[4] = (at >> 8) & 0xFF
-            e[5] = at & 0xFF
-            self.sender.add(pl.EDGE, e)
-            self.work_us += ticks_diff(ticks_us(), began)
-            edges = True
-        # settled once every pin reads as taken (a change taken this scan is as taken)
-        self.settled = settled or (bits >= 0 and (~bits & self.mask) == self.down_bits)
+            if self._pin_changed(i, pressed, now):
+                edges = True
+        self.settled = settled
         return edges
+
+    @micropython.native
+    def _pin_changed(self, i, pressed, now):
+        # pin i reads `pressed`, otherwise than taken: an edge now, or not yet
+        bit = 1 << cfg.BUTTON_PINS[i]
+        at = self.changed_at[i]
+        if at is None:
+            at = self.changed_at[i] = now
+            self.pending |= bit
+        if ticks_diff(now, self.lock_until[i]) < 0:
+            return False
+        if pressed and ticks_diff(now, at) < cfg.MIN_PRESS_MS:
+            return False
+        began = ticks_us()
+        self.changed_at[i] = None
+        self.pending &= ~bit
+        self.down[i] = pressed
+        self.down_bits ^= bit
+        self.lock_until[i] = time.ticks_add(now, cfg.DEBOUNCE_MS)
+        e = self.edge
+        e[0] = i + 1
+        e[1] = 1 if pressed else 0
+        e[2] = (at >> 24) & 0xFF
+        e[3] = (at >> 16) & 0xFF
+        e[4] = (at >> 8) & 0xFF
+        e[5] = at & 0xFF
+        self.sender.add_edge(e)
+        self.work_us += ticks_diff(ticks_us(), began)
+        return True
 
     # -- the link -------------------------------------------------------------------------
     def write(self, data):
@@ -222,20 +255,36 @@ class Controller:
                 got = None
             n = len(got) if got else 0
         else:
-            inbox = self.inbox
-            while n < 256 and self.poller.poll(0):
+            # the usual turn: nothing waits. ipoll makes no list (poll makes one a call: on
+            # the Pico's core an allocation costs as much as the rest of the turn's reading)
+            waiting = False
+            for _ in self.poller.ipoll(0):
+                waiting = True
+                break
+            if not waiting:
+                return False
+            # one byte at a time into a buffer made once, through one-byte views of it made
+            # once: a read(1), a bytes object a byte and a growing inbox cost the Pico's core
+            # some 8,000 cycles a byte, about 2 ms for a picture and its ack
+            slots = self.slots
+            read_into = self.link_in.readinto
+            ipoll = self.poller.ipoll
+            while n < 256:
                 try:
-                    b = self.link_in.read(1)
+                    if not read_into(slots[n]):
+                        break
                 except OSError:
                     break
-                if not b:
-                    break
-                inbox += b
                 n += 1
+                waiting = False
+                for _ in ipoll(0):
+                    waiting = True
+                    break
+                if not waiting:
+                    break
             # as bytes: find() and startswith() are bytes methods on every port, a
             # bytearray's only on some builds
-            got = bytes(inbox) if n else None
-            inbox[:] = b""
+            got = bytes(self.inview[:n]) if n else None
         if not n:
             return False
         self.room = LINK_ROOM            # the Pi is there: what was sent has been taken
@@ -361,7 +410,7 @@ class Controller:
         machine.reset()
 
     def pump(self, now):
-        frame = self.sender.due(now)
+        frame = self.sender.due(now) if self.sender.queue else None
         if frame is not None:
             began, io = ticks_us(), self.io_us
             self.write(frame)

@@ -34,7 +34,7 @@ from firmware_bridge import padlink as pl
 from .paths import write_private
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware_bridge"
-FILES = ("padlink.py", "ringdraw.py", "pixelout.py", "pioring.py", "fwconfig.py",
+FILES = ("fastmac.py", "padlink.py", "ringdraw.py", "pixelout.py", "pioring.py", "fwconfig.py",
          "controller.py", "main.py")
 # always as source: MicroPython starts only a main.py, and fwconfig.py is the club's to read
 # and change

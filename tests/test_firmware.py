@@ -33,8 +33,8 @@ from table_app.pads.rings import (
 )
 from table_app.pads.serial_pads import SerialPads
 
-FILES = ["padlink.py", "ringdraw.py", "pixelout.py", "pioring.py", "fwconfig.py", "controller.py",
-         "main.py"]
+FILES = ["fastmac.py", "padlink.py", "ringdraw.py", "pixelout.py", "pioring.py", "fwconfig.py",
+         "controller.py", "main.py"]
 PICTURES = [Dark(), Pick(frozenset({1, 5, 12}), 5, 1), Vote(frozenset({3, 4}), 4, None),
             YesNo(1, None), YesNo(None, 2), CheckShown(7, "red"), CheckShown(2, "black"),
             CheckShown(9, "detective"), CheckShown(9, "no"), Countdown(45, 60),
