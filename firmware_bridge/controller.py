@@ -65,7 +65,6 @@ class Controller:
         for p in cfg.BUTTON_PINS:
             self.mask |= 1 << p
         self.down_bits = 0                        # the bits of the buttons taken as down
-        self.settled = True                       # no pin reads otherwise than taken
         self.lock_until = [0] * cfg.SEATS
         self.changed_at = [None] * cfg.SEATS      # when a pin first read otherwise
         self.pending = 0                          # the bits of the pins with a changed_at
@@ -180,23 +179,19 @@ class Controller:
                 continue
             if self._pin_changed(i, not self.down[i], now):
                 edges = True
-        self.settled = (~bits & self.mask) == self.down_bits
         return edges
 
     def _scan_pins(self, now):
         # the same, pin by pin, where there is no GPIO register to read (the unix port's
         # simulated pins)
         edges = False
-        settled = True
         for i in range(cfg.SEATS):
             pressed = self.buttons[i].value() == 0
             if pressed == self.down[i]:
                 self.changed_at[i] = None
                 continue
-            settled = False
             if self._pin_changed(i, pressed, now):
                 edges = True
-        self.settled = settled
         return edges
 
     @micropython.native
