@@ -222,6 +222,12 @@ def _tap_to_ring(host: Any, work: Path, taps: int) -> list[dict[str, Any]]:
     board = host.Board.start(str(_files(work / "game", with_main=True, secret=secret)),
                              str(work / "ttyGAME"), wait=False,
                              args=("--prompt-usb",))   # (see firmware_bridge/emulator.py)
+    # Board.start copies the files through the raw REPL and resets the board to start them
+    # (the first of its two USB enumerations is the blank boot's): a Pi side that opened the
+    # link before the reset took effect had its hello's 0x03 (the protocol number) interrupt
+    # the reset's own line at that REPL, and the board stayed there. On this rig the host's
+    # bytes arrive promptly, so that race was lost every time.
+    board.wait_reenumerated(1, BOARD_TIMEOUT)
     edges: queue.Queue[PadEdge] = queue.Queue()
     pads = SerialPads(12, lambda e: edges.put(e) if isinstance(e, PadEdge) else None,
                       MonotonicClock(), finder=lambda: str(board.link), silence=30.0,

@@ -115,33 +115,73 @@ def test_the_pico_gets_the_firmware_compiled_for_its_armv6m(pico: Any) -> None:
         assert name in listing
 
 
-def test_the_pico_signs_with_its_assembly_halfsiphash(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def bare_pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """A Pico with the firmware's files and no main.py: its REPL stays free for a test."""
+    from table_app.bench_pico import _files
+    host = pico_host()
+    folder = tmp_path_factory.mktemp("bare")
+    board = host.Board.start(str(_files(folder / "flash", with_main=False)),
+                             str(folder / "ttyBARE"))
+    try:
+        yield board
+    finally:
+        board.stop()
+
+
+def test_the_pico_makes_the_rings_bit_planes_in_assembly(bare_pico: Any) -> None:
+    """pioring's _planes (Thumb assembly) turns every ring's bytes into the PIO's words: word
+    8p + m holds, on each ring's pin, bit 7 - m of that ring's byte p (WS2812 sends the top
+    bit first). Random rings, and one ring lit alone on each pin."""
+    import random
+    from firmware_bridge import fwconfig
+    pins = fwconfig.RING_PINS
+    rng = random.Random(33)
+    frames = [bytes(rng.getrandbits(8) for _ in range(36 * len(pins))) for _ in range(3)]
+    frames += [bytes(36 * i) + bytes([0xFF]) * 36 + bytes(36 * (len(pins) - 1 - i))
+               for i in range(len(pins))]
+    out = bare_pico.exec(
+        "import fwconfig as cfg\n"
+        "from pioring import PioRings, _planes\n"
+        "r = PioRings(cfg.RING_PINS, 36)\n"
+        f"for f in {[f.hex() for f in frames]!r}:\n"
+        "    r.frame[:len(f) // 2] = bytes.fromhex(f)\n"
+        "    w = bytearray(8 * 4 * 36)\n"
+        "    _planes(r.frame, w, r.tab, 36)\n"
+        "    print(w.hex())\n", timeout=300).split()
+    base = min(pins)
+    for frame, got in zip(frames, out, strict=True):
+        want = bytearray()
+        for p in range(36):
+            for m in range(8):
+                word = 0
+                for r, pin in enumerate(pins):
+                    if frame[36 * r + p] >> (7 - m) & 1:
+                        word |= 1 << (pin - base)
+                want += word.to_bytes(4, "little")
+        assert got == want.hex()
+
+
+def test_the_pico_signs_with_its_assembly_halfsiphash(bare_pico: Any) -> None:
     """On the RP2040 the MAC is hashed by fastmac (Thumb assembly): the reference's vectors,
     and every frame signed and opened there as the Pi's plain Python does it. (In viper the
     hash alone took about 5,100 cycles, in assembly about 470.)"""
-    from table_app.bench_pico import _files
-    host = pico_host()
-    board = host.Board.start(str(_files(tmp_path / "flash", with_main=False)),
-                             str(tmp_path / "ttyMAC"))
-    try:
-        out = board.exec(
-            "import padlink as pl\n"
-            "from array import array\n"
-            "print(pl._hsip_words is not None)\n"
-            "key, msg = bytes(range(8)), bytes(range(64))\n"
-            "vs = []\n"
-            "for n in range(2, 40):\n"
-            "    ctx = pl._fast_ctx(key)\n"
-            "    pl._pack(ctx, msg[0], msg[1], msg[2:n], n - 2)\n"
-            "    pl._hsip_words(ctx)\n"
-            "    b = bytearray(4)\n"
-            "    pl._mac_to(ctx, b, 0)\n"
-            "    vs.append(b.hex())\n"
-            "print(' '.join(vs))\n"
-            "print(bytes(pl.signed(key, 5, 9, b'\\x03\\x01\\x00\\x00\\x01\\x00')).hex())\n",
-            timeout=300).split("\n")
-    finally:
-        board.stop()
+    out = bare_pico.exec(
+        "import padlink as pl\n"
+        "from array import array\n"
+        "print(pl._hsip_words is not None)\n"
+        "key, msg = bytes(range(8)), bytes(range(64))\n"
+        "vs = []\n"
+        "for n in range(2, 40):\n"
+        "    ctx = pl._fast_ctx(key)\n"
+        "    pl._pack(ctx, msg[0], msg[1], msg[2:n], n - 2)\n"
+        "    pl._hsip_words(ctx)\n"
+        "    b = bytearray(4)\n"
+        "    pl._mac_to(ctx, b, 0)\n"
+        "    vs.append(b.hex())\n"
+        "print(' '.join(vs))\n"
+        "print(bytes(pl.signed(key, 5, 9, b'\\x03\\x01\\x00\\x00\\x01\\x00')).hex())\n",
+        timeout=300).split("\n")
     assert out[0].strip() == "True"
     key, msg = bytes(range(8)), bytes(range(64))
     want = [f"{pl._hsip(key, msg, 0, n):08x}" for n in range(2, 40)]
