@@ -1,6 +1,7 @@
-"""The pad controller board and one pad, drawn from this file with schemdraw.
+"""The pad controller board, the Pi's ring board and one pad, drawn from this file with
+schemdraw.
 
-    python3 hardware/schematic.py      # writes hardware/controller.svg and hardware/pad.svg
+    python3 hardware/schematic.py      # writes controller.svg, pi-rings.svg and pad.svg
 
 Nets with the same label are connected. One of the twelve seat channels is drawn on the
 controller; the other eleven are the same, on the pins the table under the drawing names.
@@ -19,6 +20,14 @@ HERE = Path(__file__).resolve().parent
 # (seat, button GP, ring data GP): firmware_bridge/fwconfig.py's BUTTON_PINS and RING_PINS
 CHANNELS = list(zip(range(1, 13), range(2, 14), (14, 15, 16, 17, 18, 19, 20, 21, 22, 26, 27, 28),
                     strict=True))
+
+# the ring board on the Pi's header: (seat, button GPIO) from pins-rings.toml, the
+# decoders' select pins A0..A3, and which decoder output is which jack's DATA
+RING_BOARD_BUTTONS = [(1, 4), (2, 5), (3, 6), (4, 12), (5, 13), (6, 16), (7, 17), (8, 20),
+                      (9, 21), (10, 22), (11, 2), (12, 3)]
+RING_BOARD_SELECT = (23, 24, 25, 26)
+RING_BOARD_OUTPUTS = [(j, "U1" if j <= 8 else "U2", f"Y{j - 1 if j <= 8 else j - 5}")
+                      for j in range(1, 13)]
 
 # RJ45 (T568B colours) on every pad cable: data and button each twisted with a ground, the
 # 5 V on a pair and the return on two more conductors
@@ -150,9 +159,112 @@ def pad() -> schemdraw.Drawing:
     return d
 
 
+def pi_rings() -> schemdraw.Drawing:
+    """The ring board: SPI0's MOSI through two 74HCT238 decoders to the twelve jacks' DATA,
+    the buttons to GPIO, the rings' own 5 V supply."""
+    d = schemdraw.Drawing(show=False, margin=2.5)
+    d.config(fontsize=11, unit=2.2)
+    # -- the rings' supply (the Pi has its own) -----------------------------------------------
+    d += elm.Label().label("+5 V in (5 V 3 A supply)", loc="left", halign="right").at((0, 0))
+    d += elm.FuseIEC().right().at((0, 0)).label("F1 3.15 A slow", loc="top")
+    d += (rail := elm.Dot())
+    d += elm.Line().right(4)
+    d += elm.Label().label("+5V_RINGS", loc="right", halign="left")
+    d += elm.Capacitor(polar=True).down().at(rail.center).label("C1 1000 uF 10 V", loc="bottom")
+    d += elm.Ground()
+    d += elm.Label().label("GND is joined to the Pi's GND (header pin 6); the Pi's 5 V is not "
+                           "connected", halign="left").at((rail.center[0] + 1, -3.2))
+
+    # -- the Pi's header --------------------------------------------------------------------
+    pi = elm.Ic(pins=[
+        elm.IcPin(name="buttons (table below)", side="right"),
+        elm.IcPin(name="GPIO10 MOSI (pin 19)", side="right"),
+        elm.IcPin(name="GPIO23 A0 (pin 16)", side="right"),
+        elm.IcPin(name="GPIO24 A1 (pin 18)", side="right"),
+        elm.IcPin(name="GPIO25 A2 (pin 22)", side="right"),
+        elm.IcPin(name="GPIO26 A3 (pin 37)", side="right"),
+        elm.IcPin(name="3V3 (pin 1)", side="left"),
+        elm.IcPin(name="GND (pin 6)", side="left"),
+    ], edgepadW=7.0, edgepadH=0.8, pinspacing=1.3,
+        label="Raspberry Pi 4 / 5\n40-pin header").theta(0).anchor("center").at((3, -11))
+    d += pi
+    d += elm.Line().left(1.5).at(pi["3V3 (pin 1)"])
+    d += elm.Label().label("+3V3", loc="left", halign="right")
+    d += elm.Line().left(1.5).at(pi["GND (pin 6)"])
+    d += elm.Ground()
+
+    # -- the decoders: MOSI on G1, the select pins on A0..A2 and G2A ------------------------
+    u1 = elm.Ic(pins=[
+        elm.IcPin(name="G1", side="left"), elm.IcPin(name="A0", side="left"),
+        elm.IcPin(name="A1", side="left"), elm.IcPin(name="A2", side="left"),
+        elm.IcPin(name="G2A", side="left", invert=True),
+        elm.IcPin(name="G2B", side="left", invert=True),
+        elm.IcPin(name="Y0..Y7", side="right"),
+    ], edgepadW=4.5, pinspacing=1.1,
+        label="U1 74HCT238\n(jacks 1-8)").theta(0).anchor("center").at((20, -6))
+    d += u1
+    u2 = elm.Ic(pins=[
+        elm.IcPin(name="G1", side="left"), elm.IcPin(name="A0", side="left"),
+        elm.IcPin(name="A1", side="left"), elm.IcPin(name="A2", side="left"),
+        elm.IcPin(name="G2A", side="left", invert=True),
+        elm.IcPin(name="G2B", side="left", invert=True),
+        elm.IcPin(name="Y4..Y7", side="right"),
+    ], edgepadW=4.5, pinspacing=1.1,
+        label="U2 74HCT238\n(jacks 9-12)").theta(0).anchor("center").at((20, -17))
+    d += u2
+    nets = {"G1": "MOSI", "A0": "A0", "A1": "A1"}
+    for u, extra in ((u1, {"A2": "A2", "G2A": "A3"}), (u2, {"A2": "A3", "G2A": "A2"})):
+        for pin, net in {**nets, **extra}.items():
+            d += elm.Line().left(1.2).at(u[pin])
+            d += elm.Label().label(net, loc="left", halign="right")
+        d += elm.Line().left(0.8).at(u.G2B)
+        d += elm.Ground(lead=False)
+    for name, net in (("GPIO10 MOSI (pin 19)", "MOSI"), ("GPIO23 A0 (pin 16)", "A0"),
+                      ("GPIO24 A1 (pin 18)", "A1"), ("GPIO25 A2 (pin 22)", "A2"),
+                      ("GPIO26 A3 (pin 37)", "A3")):
+        d += elm.Line().right(1.5).at(pi[name])
+        d += elm.Label().label(net, loc="right", halign="left")
+    d += elm.Label().label("VCC (pin 16): +5V_RINGS, 100 nF to GND at each; Y0..Y3 of U2 open",
+                           halign="left").at((16, -22.5))
+    # -- one jack's data: 33 ohm at the decoder's output; the 330 ohm is at the ring ---------
+    for u, pin in ((u1, "Y0..Y7"), (u2, "Y4..Y7")):
+        d += elm.Resistor().right().at(u[pin]).label("33", loc="top")
+        d += elm.Line().right(1)
+        d += elm.Label().label("DATA n (jack n pin 1)", loc="right", halign="left")
+
+    # -- one seat's button, as on the controller ---------------------------------------------
+    d += elm.Line().right(1.5).at(pi["buttons (table below)"])
+    d += elm.Line().down(11)
+    d += elm.Line().right(2)
+    d += (btn_in := elm.Dot())
+    d += elm.Resistor().right().label("1 k", loc="bottom")
+    d += (btn_j := elm.Dot())
+    d += elm.Line().right(2)
+    d += elm.Label().label("BTN n (jack n pin 3)", loc="right", halign="left")
+    d += elm.Resistor().up().at(btn_in.center).label("10 k", loc="left")
+    d += elm.Label().label("+3V3", loc="top")
+    d += elm.Capacitor().down().at(btn_in.center).label("100 nF", loc="left")
+    d += elm.Ground()
+    d += elm.DiodeTVS().down().at(btn_j.center).label("ESD (SRV05-4)", loc="bottom")
+    d += elm.Ground()
+
+    # -- the jack: the same pad and cord as the controller's ---------------------------------
+    jack = elm.Ic(pins=[elm.IcPin(name=f"{p} {n}", side="left") for p, n in JACK.items()],
+                  pinspacing=0.9, edgepadH=0.5, edgepadW=1.6,
+                  label="J1..J12 RJ45").theta(0).anchor("center").at((40, -10))
+    d += jack
+    d += elm.Label().label("pins 4, 5: +5V_RINGS through a 0.5 A PTC a jack; 2, 6, 7, 8: GND",
+                           halign="center").at((40, -15.5))
+    rows = [f"seat {s:2}: BTN GPIO{b:<2}  DATA {u} {y}"
+            for (s, b), (_, u, y) in zip(RING_BOARD_BUTTONS, RING_BOARD_OUTPUTS, strict=True)]
+    d += elm.Label().label("\n".join(rows), halign="left", valign="top",
+                           fontsize=9).at((-2, -31))
+    return d
+
+
 def main() -> int:
     schemdraw.use("svg")
-    for name, draw in (("controller", controller), ("pad", pad)):
+    for name, draw in (("controller", controller), ("pi-rings", pi_rings), ("pad", pad)):
         path = HERE / f"{name}.svg"
         path.write_bytes(draw().get_imagedata("svg"))
         print(f"wrote {path}")

@@ -304,7 +304,13 @@ def describe_pads(backend: Any) -> tuple[str, bool]:
                 f"{stats.get('bad_frames', 0)} bad frames, {stats.get('resends', 0)} resends, "
                 f"{stats.get('connects', 0)} connects", True)
     if name == "gpio":
-        return ("pads on the Pi's own pins (one LED a seat)", True)
+        rings = getattr(backend, "rings", None)
+        if rings is None:
+            return ("pads on the Pi's own pins (one LED a seat)", True)
+        if rings.error:
+            return (f"pads on the Pi's own pins, rings on SPI: {rings.error}", False)
+        return ("pads on the Pi's own pins, a ring a seat on SPI "
+                f"(/dev/spidev{backend.pins.rings.bus}.{backend.pins.rings.device})", True)
     if name == "sim":
         return ("simulated pads (no hardware found)", True)
     return (f"{name} pads", True)

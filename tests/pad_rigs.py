@@ -10,11 +10,14 @@ from __future__ import annotations
 import dataclasses
 import queue
 import time
+from pathlib import Path
 from typing import Any
 
 from table_app.clock import FakeClock, MonotonicClock
 from table_app.pads import FakePads, GrammarConfig, PadEvent, PadPanel
 from table_app.pads.events import PadEdge, RawPadEvent
+
+RINGS_PINS = Path(__file__).resolve().parents[1] / "hardware" / "pins-rings.toml"
 
 
 class Rig:
@@ -171,6 +174,29 @@ class GpioRig(Rig):
         self.factory.close()
 
 
+class GpioRingRig(GpioRig):
+    """The same buttons, and a ring a seat on the Pi's SPI through the decoders: the real
+    backend on MockFactory pins, its SPI the recording MockSpi (what the bus was sent, and
+    to which ring the select pins pointed)."""
+
+    name = "gpio-rings"
+
+    def __init__(self, stuck: float = 20.0) -> None:
+        Rig.__init__(self, stuck)
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        from table_app.pads.gpio import GpioPads, load_pins
+        from table_app.pads.pi_rings import MockSpi
+        self.clock = FakeClock()
+        self.factory = MockFactory(pin_class=MockPWMPin)
+        self.pins = dataclasses.replace(load_pins(RINGS_PINS, seats=12), bounce_time=None)
+        self.backend = GpioPads(12, self.q.put, self.clock, pins=self.pins,
+                                pin_factory=self.factory)
+        self.spi = MockSpi(self.backend.select_levels)
+        self.backend.spi = self.spi
+        self._panel()
+
+
 class SerialRig(Rig):
     """The real firmware in MicroPython, over ptys, to the pyserial backend (real time)."""
 
@@ -248,7 +274,7 @@ class SerialRig(Rig):
 
 #: every backend's rig, by name: the contract suite and the self-test run on all of them
 RIGS: dict[str, type[Rig]] = {"fake": FakeRig, "sim": SimRig, "gpio": GpioRig,
-                              "serial": SerialRig}
+                              "gpio-rings": GpioRingRig, "serial": SerialRig}
 
 
 def until(cond: Any, timeout: float = 10.0) -> bool:

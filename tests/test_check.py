@@ -17,7 +17,7 @@ from table_app.pads.rings import Dark, Pick
 from table_app.settings import load_settings, write_pad_layout
 
 
-@pytest.fixture(params=["fake", "sim", "gpio", "serial"])
+@pytest.fixture(params=["fake", "sim", "gpio", "gpio-rings", "serial"])
 def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
     r: Rig = RIGS[request.param]()
     yield r

@@ -50,7 +50,8 @@ def test_the_drawings_match_their_sources() -> None:
     assert (HW / "power-and-cables.md").read_text() == plan.plan()
     import schemdraw
     schemdraw.use("svg")
-    for name, draw in (("controller", schematic.controller), ("pad", schematic.pad)):
+    for name, draw in (("controller", schematic.controller), ("pi-rings", schematic.pi_rings),
+                       ("pad", schematic.pad)):
         assert (HW / f"{name}.svg").read_bytes() == draw().get_imagedata("svg"), name
 
 
@@ -59,6 +60,24 @@ def test_the_controller_drawing_uses_the_firmware_pins() -> None:
     from firmware_bridge import fwconfig
     assert [b for _, b, _ in schematic.CHANNELS] == list(fwconfig.BUTTON_PINS)
     assert [r for _, _, r in schematic.CHANNELS] == list(fwconfig.RING_PINS)
+
+
+def test_the_ring_board_drawing_is_the_pin_map_and_the_decoding() -> None:
+    # the buttons and select pins drawn are hardware/pins-rings.toml's; each jack's DATA is
+    # the decoder output that the select number ring - 1 enables (74HCT238: Y = G1 on the
+    # output A2 A1 A0 names, while G2A is low; U1's G2A is A3, U2's is A2 and its A2 is A3)
+    import schematic
+    from table_app.pads.gpio import load_pins
+    from table_app.pads.pi_rings import select_value
+    pins = load_pins(HW / "pins-rings.toml", seats=12)
+    assert sorted(pins.buttons.items()) == schematic.RING_BOARD_BUTTONS
+    assert pins.rings is not None and pins.rings.select == schematic.RING_BOARD_SELECT
+    for jack, chip, output in schematic.RING_BOARD_OUTPUTS:
+        a = [select_value(jack) >> k & 1 for k in range(4)]
+        live = {("U1", a[0] | a[1] << 1 | a[2] << 2): not a[3]}
+        live[("U2", a[0] | a[1] << 1 | a[3] << 2)] = not a[2]
+        lit = [key for key, on in live.items() if on and not (key[0] == "U2" and key[1] < 4)]
+        assert lit == [(chip, int(output[1:]))], jack      # one output, and the right one
 
 
 def _box(stl: Path) -> tuple[int, list[float]]:

@@ -24,7 +24,7 @@ from table_app.pads import (
 from table_app.pads.rings import Dark, Fault, Pick
 
 
-@pytest.fixture(params=["fake", "sim", "gpio", "serial"])
+@pytest.fixture(params=["fake", "sim", "gpio", "gpio-rings", "serial"])
 def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
     r: Rig = RIGS[request.param]()
     yield r

@@ -134,6 +134,7 @@ def test_the_pico_makes_the_rings_bit_planes_in_assembly(bare_pico: Any) -> None
     8p + m holds, on each ring's pin, bit 7 - m of that ring's byte p (WS2812 sends the top
     bit first). Random rings, and one ring lit alone on each pin."""
     import random
+
     from firmware_bridge import fwconfig
     pins = fwconfig.RING_PINS
     rng = random.Random(33)

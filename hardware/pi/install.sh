@@ -9,7 +9,11 @@
 # every step and changes nothing.
 #
 #   sudo hardware/pi/install.sh [--dry-run] [--user mafia] [--data /var/lib/table-app]
-#                               [--prefix /opt/table-app] [--with-voice]
+#                               [--prefix /opt/table-app] [--with-voice] [--rings]
+#
+# --rings: the pads' rings hang on the Pi's own pins (hardware/README.md, "The middle
+# table"): SPI on, and on a Pi 4 its core clock held, in /boot/firmware/config.txt (a reboot
+# makes it so).
 set -Eeuo pipefail
 export DEBIAN_FRONTEND=noninteractive PYGAME_HIDE_SUPPORT_PROMPT=1
 
@@ -20,7 +24,8 @@ data=/var/lib/table-app
 prefix=/opt/table-app
 dry=0
 voice=0
-usage="usage: sudo $0 [--dry-run] [--user NAME] [--data DIR] [--prefix DIR] [--with-voice]"
+rings=0
+usage="usage: sudo $0 [--dry-run] [--user NAME] [--data DIR] [--prefix DIR] [--with-voice] [--rings]"
 value() {   # the value an option takes, or a clear error
   if (($# < 2)) || [[ -z $2 || $2 == --* ]]; then
     echo "install.sh: $1 takes a value" >&2
@@ -35,6 +40,7 @@ while (($#)); do
     --data) value "$@"; data=$2; shift ;;
     --prefix) value "$@"; prefix=$2; shift ;;
     --with-voice) voice=1 ;;
+    --rings) rings=1 ;;
     -h|--help) echo "$usage"; exit 0 ;;
     *) echo "install.sh: unknown option $1" >&2; echo "$usage" >&2; exit 2 ;;
   esac
@@ -88,10 +94,10 @@ step() {   # a numbered step: shown, and run unless this is a dry run
 }
 
 # pygame from Debian: it links the system's SDL, which has the KMS/DRM console driver (the
-# PyPI wheel's SDL has none). pyserial is Debian's too. gcc and python3-dev: the rules engine
+# PyPI wheel's SDL has none). pyserial is Debian's too, and py-spidev (rings on the Pi's pins). gcc and python3-dev: the rules engine
 # is compiled (mypyc); it runs interpreted without them.
 packages=(python3-venv python3-dev gcc python3-pygame python3-serial fonts-dejavu-core
-          alsa-utils)
+          alsa-utils python3-spidev)
 ((voice)) && packages+=(espeak-ng sox)
 # lgpio: Raspberry Pi OS has it as a package; plain Debian does not, and PyPI has it
 lgpio_apt=0
@@ -115,7 +121,7 @@ apt_packages() {
 }
 step "apt packages: ${packages[*]}" apt_packages
 
-groups=(gpio dialout audio video render input)
+groups=(gpio spi dialout audio video render input)
 add_user() {
   for g in "${groups[@]}"; do   # the unit names them all: one missing is a failed start
     getent group "$g" >/dev/null || groupadd --system "$g"
@@ -273,6 +279,32 @@ blanking() {
   grep -q consoleblank=0 "$f" || sed -i '1 s/$/ consoleblank=0/' "$f"
 }
 step "screen blanking off on the console (consoleblank=0)" blanking
+spi_on() {
+  local f=/boot/firmware/config.txt
+  [[ -f $f ]] || f=/boot/config.txt
+  if [[ ! -f $f ]]; then
+    echo "    no $f (not a Raspberry Pi): the rings on the Pi's pins need a Pi's SPI"
+    return
+  fi
+  if grep -q '^# table-app: rings' "$f"; then
+    echo "    already in $f"
+    return
+  fi
+  # at the end, under [all]: an earlier section filter ([cm4], [pi5]) must not swallow it;
+  # the Pi 4's SPI clock is divided from its core clock, which otherwise follows the load
+  cat >> "$f" <<'CFG'
+
+[all]
+# table-app: rings on the Pi's pins (WS2812 over SPI0, MOSI on GPIO 10)
+dtparam=spi=on
+[pi4]
+core_freq=500
+core_freq_min=500
+[all]
+CFG
+  echo "    written to $f: reboot once for it to take effect"
+}
+((rings)) && step "SPI for the rings on the Pi's pins (dtparam=spi=on; a Pi 4's core clock held at 500 MHz)" spi_on
 start() {
   if ((booted)); then
     systemctl restart table-app.service       # an update runs at once; a game resumes
