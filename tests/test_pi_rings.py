@@ -223,3 +223,65 @@ def test_a_whole_game_s_pictures_come_out_of_the_pi_s_rings(tmp_path: Any, fmt_i
     assert app.table.stage == "over" and app.table.game.winner
     assert {"Pick", "Vote", "Countdown", "RoleCard", "Dark"} <= seen, seen
     assert all(gpio.pictures[s] == pads.pictures[s] for s in range(1, players + 1))
+
+
+class _Fingers(GpioPads):
+    """The GPIO backend with rings, its buttons pressed on gpiozero's mock pins: the bots'
+    press(seat, at) drives the pin low, as a finger pulls it to ground (the edge is stamped
+    by the backend, on the game's clock, which the table has set to that moment)."""
+
+    def press(self, seat: int, at: float | None = None) -> None:
+        self.factory.pin(self.pins.buttons[seat]).drive_low()
+
+    def release(self, seat: int, at: float | None = None) -> None:
+        self.factory.pin(self.pins.buttons[seat]).drive_high()
+
+
+@pytest.mark.parametrize("fmt_id, players", [("yakuza", 12), ("classic", 11), ("city", 12)])
+def test_a_whole_game_plays_from_the_pi_s_buttons_and_rings(tmp_path: Any, fmt_id: str,
+                                                            players: int) -> None:
+    """No fake pads at all: the bots press the GPIO backend's buttons on mock pins, the
+    table asks and shows through it, and every ring's bytes on the wire are its picture."""
+    from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+    from table_app.table.virtual import run_virtual, virtual_table
+    factory = MockFactory(pin_class=MockPWMPin)
+    pins = dataclasses.replace(load_pins(RINGS_PINS, seats=12), bounce_time=None)
+    made: list[_Fingers] = []
+
+    def pads_from(sink: Any, clock: Any) -> Any:
+        pads = _Fingers(12, sink, clock, pins=pins, pin_factory=factory)
+        pads.spi = MockSpi(pads.select_levels)
+        pads.start()
+        pads.rings.close()           # drawn below, on the game's clock
+        made.append(pads)
+        return pads
+
+    app, bots, clock, _ = virtual_table(tmp_path / "j", fmt_id=fmt_id, players=players,
+                                        seed=4, pads_from=pads_from)
+    gpio = made[0]
+    spi = gpio.spi
+    checked = 0
+    try:
+        while app.table.stage != "over":
+            turn = (app.table.stage, app.table.game.phase_label())
+            run_virtual(app, bots, clock, until=lambda t, turn=turn: (
+                t.stage, t.game.phase_label()) != turn)
+            mark = len(spi.sent)
+            gpio.rings.written.clear()      # every ring written again, as once a second
+            gpio.rings.draw()
+            got = on_rings(spi, mark)
+            drawn = sum(sum(p) for s in range(1, 13)
+                        for p in render(gpio.pictures[s], gpio.age(s)))
+            level = rd.budget_level(drawn * rd.cap_byte(gpio.light_cap) // 255, 1500)
+            for ring in range(1, 13):
+                want = render(gpio.pictures[ring], gpio.age(ring), 12, 0, gpio.light_cap)
+                want = [tuple(v * level >> 8 for v in p) for p in want]
+                assert got[ring] == want, (turn, ring, gpio.pictures[ring])
+            checked += 1
+    finally:
+        gpio.close()
+        factory.close()
+    assert app.table.game.winner and checked >= 5
+    edges = [e for e in app.entries if e["k"] == "edge"]
+    assert len(edges) > 40           # the game was played on the pins

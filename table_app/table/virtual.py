@@ -33,13 +33,16 @@ class Recorder:
 
 def virtual_table(journal: str | Path, voice: Voice | None = None, seed: int = 1,
                   seats: int = 12, sync: bool = False,
-                  attach: Callable[[TableApp], None] | None = None, **game: object) -> tuple[
-                      TableApp, TableBots, FakeClock, FakePads]:
+                  attach: Callable[[TableApp], None] | None = None,
+                  pads_from: Callable[[Callable[[Input], None], FakeClock], FakePads] | None = None,
+                  **game: object) -> tuple[TableApp, TableBots, FakeClock, FakePads]:
     """A table on a fake clock with bots; `attach(app)` runs before the journal is opened
-    (a records keeper, as the real table attaches its recorder)."""
+    (a records keeper, as the real table attaches its recorder). `pads_from(sink, clock)`
+    gives other pads than the fake ones, with the fake's press(seat, at) and release(seat,
+    at) for the bots' fingers (a test plays a game through a real backend's inputs)."""
     clock = FakeClock()
     inbox: queue.Queue[Input] = queue.Queue()
-    pads = FakePads(seats, inbox.put, clock)
+    pads = pads_from(inbox.put, clock) if pads_from else FakePads(seats, inbox.put, clock)
     rec = voice or Recorder()
     if isinstance(rec, Recorder):
         rec.clock = clock
