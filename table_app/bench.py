@@ -132,12 +132,6 @@ def bench_rules(seconds: float, as_json: bool = False) -> list[dict[str, Any]]:
     return figures
 
 
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
-    return statistics.median(ordered), p99
-
-
 def _show(figs: list[dict[str, Any]], as_json: bool, title: str, floor: str,
           targets: dict[str, str]) -> None:
     if as_json:
@@ -184,22 +178,6 @@ def bench_firmware(presses: int, as_json: bool = False) -> list[dict[str, Any]]:
            "unixport_work_per_press": "the unix port on this machine's CPU, not the Pico's",
            "firmware_link_per_press": "the link's system calls, apart from the work"})
     return emulated + figs
-
-
-def _first_speech_on_real_clock(journal: Any) -> tuple[Any, Any, Any, Any]:
-    """Bots play a yakuza game on a fake clock up to day 1's first speech; from there the
-    table runs on the real clock, as at a club. Returns (app, pads, table, clock)."""
-    from .clock import MonotonicClock
-    from .table.app import ResumedClock
-    from .table.virtual import run_virtual, virtual_table
-
-    app, bots, clock, pads = virtual_table(journal, seed=3, sync=True)
-    table = run_virtual(app, bots, clock,
-                        until=lambda t: t.game.phase == "day" and bool(t.asked))
-    real = ResumedClock(MonotonicClock(), clock.now())
-    app.clock = real
-    pads.clock = real
-    return app, pads, table, real
 
 
 def bench_table(presses: int, as_json: bool = False) -> list[dict[str, Any]]:

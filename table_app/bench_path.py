@@ -35,8 +35,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .bench import _first_speech_on_real_clock, percentiles
-
 FLOOR_FIRMWARE = """
 import sys, select, time, padsim
 padsim._open()
@@ -500,3 +498,25 @@ class _TablePath:
         self.stop.set()
         self.worker.join()
         self.app.close()
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+    return statistics.median(ordered), p99
+
+
+def _first_speech_on_real_clock(journal: Any) -> tuple[Any, Any, Any, Any]:
+    """Bots play a yakuza game on a fake clock up to day 1's first speech; from there the
+    table runs on the real clock, as at a club. Returns (app, pads, table, clock)."""
+    from .clock import MonotonicClock
+    from .table.app import ResumedClock
+    from .table.virtual import run_virtual, virtual_table
+
+    app, bots, clock, pads = virtual_table(journal, seed=3, sync=True)
+    table = run_virtual(app, bots, clock,
+                        until=lambda t: t.game.phase == "day" and bool(t.asked))
+    real = ResumedClock(MonotonicClock(), clock.now())
+    app.clock = real
+    pads.clock = real
+    return app, pads, table, real

@@ -22,6 +22,7 @@ from .rules import effects as E
 from .rules.bots import POLICIES
 from .rules.narrate import describe
 from .rules.script import Replay
+from .settings import BACKENDS as PAD_BACKENDS
 from .words import LANGS
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")      # no banner before our words
@@ -214,7 +215,7 @@ def _table_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, help="deal from this seed (default: a new one)")
     p.add_argument("--journal", help="the game's journal (resumed if unfinished)")
     p.add_argument("--new", action="store_true", help="start a new game, discard the journal")
-    p.add_argument("--pads", choices=("auto", "sim", "gpio", "serial", "fake"), default=None)
+    p.add_argument("--pads", choices=PAD_BACKENDS, default=None)
     p.add_argument("--voice-pack", help="a folder of recorded clips that replace the voice")
     p.add_argument("--volume", type=float, default=None, help="the voice's volume, 0 to 1")
     p.add_argument("--silent", action="store_true", help="print the narration, play nothing")
@@ -274,7 +275,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="test the whole table: every ring and button, which "
                        "button is whose, each ring's turn, the link and the sound")
-    c.add_argument("--pads", choices=("auto", "sim", "gpio", "serial", "fake"), default=None)
+    c.add_argument("--pads", choices=PAD_BACKENDS, default=None)
     c.add_argument("--wait", type=float, default=30.0,
                    help="seconds to wait for each ring's press (default 30)")
     c.add_argument("--no-write", action="store_true",

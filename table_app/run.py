@@ -291,7 +291,7 @@ def play(args: Any) -> int:
     inbox: queue.Queue[Input] = queue.Queue()
     clock = MonotonicClock()
     kind = args.pads
-    from .pads.base import backend_kind
+    from .pads.factory import backend_kind
     kind = backend_kind(kind)
     # Ctrl-C (or kill -INT) always stops the table, even when it was started by something
     # that ignores SIGINT for its children (a shell's `&`): SDL takes the signal over only

@@ -47,6 +47,8 @@ from .paths import config_dir, write_private
 from .words import LANGS
 
 ENV = "TABLE_APP_SETTINGS"
+# the pads' names (pads/factory.py registers them; written out so that reading the
+# settings loads no pad code: tests/test_pads_backends.py holds the two lists alike)
 BACKENDS = ("auto", "sim", "gpio", "serial", "fake")
 
 

@@ -14,7 +14,7 @@ from pad_rigs import GpioRig, SimRig
 from firmware_bridge.ringdraw import ANSWER
 from table_app.clock import FakeClock
 from table_app.pads import FakePads, PadError, make_pads
-from table_app.pads.base import backend_kind
+from table_app.pads.factory import backend_kind
 from table_app.pads.gpio import load_pins
 from table_app.pads.rings import (
     CHOSEN,
@@ -203,6 +203,34 @@ def test_backend_switch(monkeypatch: pytest.MonkeyPatch) -> None:
         backend_kind()
     monkeypatch.setenv("TABLE_APP_PADS", "auto")
     assert backend_kind() == "sim"          # no Pico here: the simulator
+
+
+def test_a_club_s_own_backend_registers_by_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    from table_app.pads import factory
+
+    class Teleport(FakePads):
+        name = "teleport"
+
+    monkeypatch.setitem(factory.REGISTRY, "teleport", lambda seats, sink, clock, **o: Teleport(
+        seats, sink, clock))
+    monkeypatch.setenv("TABLE_APP_PADS", "teleport")
+    pads = make_pads(None, 12, lambda e: None, FakeClock())
+    assert isinstance(pads, Teleport) and "teleport" in factory.backends()
+
+
+def test_the_settings_name_every_registered_backend() -> None:
+    from table_app import settings
+    from table_app.pads import factory
+    assert sorted(settings.BACKENDS) == sorted(("auto", *factory.backends()))
+    # the backends it knows are imported only when made: asking for the fake one loads none
+    code = ("import sys; from table_app.pads import make_pads; make_pads('fake', 12, print); "
+            "print(sorted(m for m in sys.modules if m.startswith('table_app.pads.')))")
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, check=True).stdout
+    assert "table_app.pads.gpio" not in out and "table_app.pads.serial_pads" not in out
+    assert "table_app.pads.sim" not in out and "table_app.pads.factory" in out
 
 
 def test_the_ring_legend_draws_every_picture(tmp_path: Path) -> None:

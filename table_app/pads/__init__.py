@@ -1,6 +1,6 @@
 """Seat pads: one button and one ring a seat, on GPIO, a pad controller, or a simulator."""
 
-from .base import BACKENDS, FakePads, PadBackend, PadError, PadPanel, make_pads
+from .base import FakePads, PadBackend, PadError, PadPanel
 from .events import (
     Confirmed,
     Moved,
@@ -15,11 +15,12 @@ from .events import (
     RawPadEvent,
     Released,
 )
+from .factory import backend_kind, backends, make_pads, register
 from .grammar import COUNT, RING, GrammarConfig, PressGrammar
 
 __all__ = [
-    "BACKENDS", "COUNT", "Confirmed", "FakePads", "GrammarConfig", "Moved", "OutOfTurn",
+    "COUNT", "Confirmed", "FakePads", "GrammarConfig", "Moved", "OutOfTurn",
     "PadBackend", "PadEdge", "PadError", "PadEvent", "PadFault", "PadHeld", "PadLink",
     "PadPanel", "PadRecovered", "Pressed", "PressGrammar", "RING", "RawPadEvent", "Released",
-    "make_pads",
+    "backend_kind", "backends", "make_pads", "register",
 ]

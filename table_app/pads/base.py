@@ -1,4 +1,5 @@
-"""The pad interface the rest of the app uses, the scripted fake, and the backend switch.
+"""The pad interface the rest of the app uses, and the scripted fake (the backends are
+chosen by name in factory.py).
 
 A backend reads buttons and shows ring pictures. Its driver side (a gpiozero callback, a
 serial reader thread, the pygame event pump) only stamps edges with the clock and hands them
@@ -7,7 +8,6 @@ to `sink` (the app's queue); the press grammar and the rules run in the app's lo
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
@@ -23,12 +23,10 @@ from .events import (
     PadRecovered,
     RawPadEvent,
 )
-from .grammar import COUNT, RING, GrammarConfig, PressGrammar
+from .grammar import RING, GrammarConfig, PressGrammar
 from .rings import Dark, Fault, Pick, Picture, Vote, YesNo
 
 Sink = Callable[[RawPadEvent], None]
-BACKENDS = ("fake", "sim", "gpio", "serial")
-ENV = "TABLE_APP_PADS"
 
 
 class PadError(Exception):
@@ -274,33 +272,3 @@ class PadPanel:
                 else:
                     self.backend.show(ev.seat, Dark())
         return events
-
-
-def backend_kind(explicit: str | None = None) -> str:
-    """Which backend to use: the one asked for, the environment's, or what the machine has."""
-    kind = explicit or os.environ.get(ENV, "auto")
-    if kind == "auto":
-        from .serial_pads import find_pico
-        if find_pico() is not None:
-            return "serial"
-        return "sim"
-    if kind not in BACKENDS:
-        raise PadError(f"unknown pad backend '{kind}' (one of {', '.join(BACKENDS)}, auto)")
-    return kind
-
-
-def make_pads(kind: str | None, seats: int, sink: Sink, clock: Clock | None = None,
-              **options: object) -> PadBackend:
-    """A pad backend by name (or by TABLE_APP_PADS, or found), gpiozero-style."""
-    kind = backend_kind(kind)
-    if kind == "fake":
-        mode = str(options.get("mode", RING))
-        return FakePads(seats, sink, clock, mode=mode if mode in (RING, COUNT) else RING)
-    if kind == "sim":
-        from .sim import SimPads
-        return SimPads(seats, sink, clock)
-    if kind == "gpio":
-        from .gpio import GpioPads
-        return GpioPads(seats, sink, clock, **options)   # type: ignore[arg-type]
-    from .serial_pads import SerialPads
-    return SerialPads(seats, sink, clock, **options)     # type: ignore[arg-type]

@@ -11,6 +11,7 @@ from typing import Any
 from ..paths import write_private
 from ..rules import run_script
 from ..rules.roles import ROLE
+from ..sound.catalogue import role_name
 from ..words import entries
 from .store import GameRecord
 
@@ -26,7 +27,7 @@ def result_word(result: str, lang: str) -> str:
     """A check's result: red, black, no, or the role a search found."""
     if known(result, "result_"):
         return w(result, lang, "result_")
-    return role_word(result, lang) if result in ROLE else result
+    return role_name(result, lang) if result in ROLE else result
 
 
 def seat_name(name: str, seat: int) -> str:
@@ -44,12 +45,6 @@ def known(key: str, group: str) -> bool:
     return group + key in entries("sheet")
 
 
-def role_word(role: str, lang: str) -> str:
-    from ..sound.catalogue import text
-    clip = ROLE[role].clip if role in ROLE else f"role_{role}"
-    return (text(clip, lang) or role).rstrip(".")
-
-
 def phase_word(phase: str, lang: str) -> str:
     kind, _, n = phase.partition(" ")
     return f"{w(kind, lang)} {n}".strip()
@@ -60,7 +55,7 @@ def cause_word(by: str, lang: str) -> str:
         return w(by, lang, "cause_")
     if known(by, "side_"):
         return w(by, lang, "side_")
-    return role_word(by, lang) if by in ROLE else by
+    return role_name(by, lang) if by in ROLE else by
 
 
 def spoken(script: str, lang: str) -> list[str]:
@@ -83,14 +78,14 @@ def protocol_data(rec: GameRecord) -> dict[str, Any]:
         "game": rec.id, "lang": lang, "date": rec.ended[:10], "format": rec.format,
         "players": rec.players, "host": rec.host, "club": rec.club,
         "winner": w(winner, lang, "side_") if known(winner, "side_") else (
-            role_word(winner, lang) if winner in ROLE else winner),
+            role_name(winner, lang) if winner in ROLE else winner),
         "seats": [{"seat": s.seat, "name": seat_name(s.name, s.seat),
-                   "role": role_word(s.role, lang),
+                   "role": role_name(s.role, lang),
                    "fouls": s.fouls,
                    "out": "" if s.survived else
                    f"{phase_word(s.out_phase or '', lang)}: {cause_word(s.out_by or '', lang)}"}
                   for s in rec.seats],
-        "checks": [{"phase": phase_word(c.phase, lang), "by": role_word(c.by, lang),
+        "checks": [{"phase": phase_word(c.phase, lang), "by": role_name(c.by, lang),
                     "seat": c.seat, "result": result_word(c.result, lang)}
                    for c in outcome.checks],
     }

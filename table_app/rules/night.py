@@ -12,7 +12,7 @@ from . import actions as A
 from . import effects as E
 from .errors import IllegalAction, InvalidAction
 from .format import Window
-from .roles import DECISION, ROLE, Act
+from .roles import DECISION, DECISIONS, ROLE, Act
 from .state import (
     DAY,
     DONE,
@@ -190,7 +190,7 @@ class Night(State):
 
     def _why_no_actor(self, d: str) -> str:
         dd = DECISION[d]
-        role = _ROLE_OF[d]
+        role = DECISIONS[d]
         if dd.needs and self.seat_of(role) is not None:
             return f"the {dd.needs.capitalize()} is out: the {d} has no decision"
         if dd.by_leader:
@@ -359,4 +359,3 @@ class Night(State):
 _TURNS = {r.id: dict(r.turns) for r in ROLE.values()}
 #: roles that take their killers along
 _TAKERS = frozenset(r.id for r in ROLE.values() if r.takes_killers)
-_ROLE_OF = {d.id: r.id for r in ROLE.values() for d in r.decisions}

@@ -193,6 +193,13 @@ DECISION: Final[dict[str, DecisionDef]] = {d.id: d for r in ROLE_DEFS for d in r
 DECISIONS: Final[dict[str, str]] = {d.id: r.id for r in ROLE_DEFS for d in r.decisions}
 
 
+def role_clip(role: str) -> str:
+    """The clip that says a role's name (a role a format file names but the package does
+    not know keeps the usual name, so its clip can still be recorded)."""
+    r = ROLE.get(role)
+    return r.clip if r is not None else f"role_{role}"
+
+
 #: Options every format has, whatever its roles.
 _GENERAL = (
     _opt("checks_at_dawn", False),       # results at the end of the night, or at once

@@ -14,7 +14,7 @@ from . import actions as A
 from . import effects as E
 from .errors import IllegalAction, InvalidAction
 from .format import Format, Window
-from .roles import DECISION, ROLE, Act, DecisionDef, OptionValue
+from .roles import DECISION, DECISIONS, ROLE, Act, DecisionDef, OptionValue
 from .tally import Tally
 
 
@@ -207,7 +207,7 @@ class Rules:
             if d.modes:      # made with modes, a decision must name one
                 del ways[""]
         # each decision's maker, read once: (role, side, by_leader, needs)
-        self.maker = {d.id: (_ROLE_OF[d.id], ROLE[_ROLE_OF[d.id]].side, d.by_leader, d.needs)
+        self.maker = {d.id: (DECISIONS[d.id], ROLE[DECISIONS[d.id]].side, d.by_leader, d.needs)
                       for d in DECISION.values()}
         self.fmt = fmt
         self._plans: dict[tuple[int, frozenset[str]], NightPlan] = {}
@@ -478,6 +478,3 @@ def rules_for(fmt: Format, opt: dict[str, OptionValue]) -> Rules:
 
 
 _RULES: dict[int, tuple[Format, Rules]] = {}
-
-#: decision -> the role whose seat (or side) makes it
-_ROLE_OF = {d.id: r.id for r in ROLE.values() for d in r.decisions}

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from ..sound.catalogue import role_name
 from .model import HostView, PublicState, SeatView, t
 
 SIZE = (800, 480)
@@ -94,14 +95,6 @@ class Painter:
         rect = img.get_rect(**{anchor: pos})
         surf.blit(img, rect)
         return rect
-
-
-def role_name(role: str, lang: str) -> str:
-    """A role's name as the voice says it, in the table's language (its clip's text)."""
-    from ..rules.roles import ROLE
-    from ..sound.catalogue import text
-    clip = ROLE[role].clip if role in ROLE else f"role_{role}"
-    return (text(clip, lang) or role).rstrip(".")
 
 
 def seat_xy(seat: int, n: int, centre: tuple[int, int], radius: tuple[int, int]) -> tuple[int, int]:

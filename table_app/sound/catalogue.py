@@ -42,3 +42,10 @@ def catalogue() -> dict[str, dict[str, str]]:
 def text(clip: str, lang: str) -> str | None:
     entry = catalogue().get(clip)
     return None if entry is None else entry.get(lang) or entry.get("en")
+
+
+def role_name(role: str, lang: str) -> str:
+    """A role's name as the voice says it, in `lang` (its clip's text): the one wording the
+    screen, the sheets and the records use."""
+    from ..rules.roles import role_clip
+    return (text(role_clip(role), lang) or role).rstrip(".")

@@ -8,6 +8,7 @@ deaths wait for the morning.
 from __future__ import annotations
 
 from ..rules import effects as E
+from ..rules.roles import role_clip
 from .catalogue import num, plural
 
 Line = list[str]
@@ -84,5 +85,5 @@ class Narrator:
     def _leaves(seat: int, role: str | None) -> Line:
         line = ["player", num(seat), "leaves_game"]
         if role:
-            line += ["role_was", f"role_{role}"]
+            line += ["role_was", role_clip(role)]
         return line

@@ -23,7 +23,7 @@ from ..pads.rings import CheckShown, Countdown, Dark
 from ..rules import Game, RulesError
 from ..rules import actions as A
 from ..rules import effects as E
-from ..rules.roles import DECISION, Act
+from ..rules.roles import DECISION, Act, role_clip
 from ..sound.catalogue import text
 from ..sound.narration import Narrator
 from ..words import note_text
@@ -191,7 +191,7 @@ class Table(Dealing, HostCommands):
                            decision_t=f"window_{f.decision}", seat=str(f.target))
         elif isinstance(f, E.CheckResult):                            # the host's eyes only
             result = f"result_{f.result}" if f.result in ("red", "black", "no") \
-                else f"role_{f.result}"
+                else role_clip(f.result)
             self._tell("checked", by_t=f"window_{f.by}", seat=str(f.target), result_t=result)
             # the answer, on the checker's ring only: one pixel, like every other answer
             self.questions.forget(f.audience)

@@ -1,0 +1,82 @@
+"""The package's shape: no module imports, at its top, a module that imports it back."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1] / "table_app"
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for f in ROOT.rglob("*.py"):
+        parts = f.relative_to(ROOT.parent).with_suffix("").parts
+        name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        out[name] = f
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the table_app modules its top level imports (a name taken from a package
+    counts as its submodule when there is one: `from . import actions`)."""
+    mods = _modules()
+    graph: dict[str, set[str]] = defaultdict(set)
+    for name, f in mods.items():
+        pkg = name if f.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.parse(f.read_text()).body:
+            if isinstance(node, ast.ImportFrom):
+                base = pkg.split(".")[:len(pkg.split(".")) - node.level + 1] if node.level \
+                    else []
+                target = ".".join(base + ([node.module] if node.module else []))
+                subs = [f"{target}.{a.name}" for a in node.names if f"{target}.{a.name}" in mods]
+                if subs:
+                    graph[name].update(subs)
+                elif target in mods and target != name:
+                    graph[name].add(target)
+            elif isinstance(node, ast.Import):
+                graph[name].update(a.name for a in node.names if a.name in mods)
+    return graph
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    done: set[str] = set()
+
+    def visit(n: str, path: list[str]) -> list[str] | None:
+        for m in sorted(graph.get(n, ())):
+            if m in path:
+                return path[path.index(m):] + [m]
+            if m not in done:
+                found = visit(m, path + [m])
+                if found:
+                    return found
+        done.add(n)
+        return None
+
+    for n in sorted(graph):
+        if n not in done:
+            found = visit(n, [n])
+            if found:
+                return found
+    return None
+
+
+def test_no_import_cycle() -> None:
+    graph = import_graph()
+    assert "table_app.pads.factory" in graph["table_app.pads"]      # the graph is read
+    assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
+
+
+def test_the_cycle_finder_finds_one() -> None:
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_no_backend_imports_the_switch_and_no_tool_imports_its_caller() -> None:
+    graph = import_graph()
+    for backend in ("gpio", "serial_pads", "sim", "base", "pi_rings"):
+        assert "table_app.pads.factory" not in graph[f"table_app.pads.{backend}"], backend
+    # bench_path is below bench (bench runs it), records' commands below the app's cli
+    assert "table_app.bench" not in graph["table_app.bench_path"]
+    assert "table_app.cli" not in graph["table_app.records.cli"]
