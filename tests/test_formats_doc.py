@@ -98,3 +98,34 @@ def test_without_the_definition_the_role_is_unknown(tmp_path: Path) -> None:
     script.write_text(SCRIPT, encoding="utf-8")
     proc = _replay(script, ROOT)
     assert proc.returncode == 2 and "unknown role 'bodyguard'" in proc.stderr
+
+
+def test_a_script_that_deals_the_rest_outlives_a_format_gaining_a_role(tmp_path: Path) -> None:
+    """The city scripts name the roles they play with and leave the rest to `rest`: with
+    the worked example's Bodyguard dealt at 12 seats too (in a civilian's place) every 12-seat
+    city script still replays to its expected outcome, where a deal that names each seat's
+    civilian no longer matches the composition."""
+    copy = _with_bodyguard(tmp_path / "pkg")
+    city = copy / "table_app" / "rules" / "formats" / "city.toml"
+    toml = city.read_text(encoding="utf-8")
+    row = '"12" = { don = 1, mafioso = 2, lawyer = 1, doctor = 1, commissar = 1, sergeant = 1, ' \
+          'lover = 1, killer = 1, civilian = 3 }'
+    assert row in toml
+    city.write_text(toml.replace(row, row.replace("civilian = 3", "bodyguard = 1, civilian = 2")),
+                    encoding="utf-8")
+    scripts = [p for p in sorted((ROOT / "tests" / "scripts" / "city").glob("*.script"))
+               if "\nplayers 12\n" in p.read_text() and p.with_suffix(".json").exists()]
+    assert len(scripts) >= 8
+    for path in scripts:
+        assert " rest" in path.read_text(), path.name
+        proc = _replay(path, copy)
+        assert proc.returncode == 0, (path.name, proc.stderr)
+        assert json.loads(proc.stdout) == json.loads(path.with_suffix(".json").read_text()), \
+            path.name
+    # the same game with each civilian named: the deal is no longer the format's
+    old = tmp_path / "named.script"
+    old.write_text(scripts[0].read_text().replace(" rest", "").replace(
+        "deal ", "deal 1=civilian 7=civilian 12=civilian ", 1))
+    proc = _replay(old, copy)
+    assert proc.returncode == 2 and "the deal is not the city format's" in proc.stderr, \
+        proc.stderr

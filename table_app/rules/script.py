@@ -7,6 +7,7 @@ Nothing here reads files or prints: the command line does that.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
 from . import actions as A
@@ -18,6 +19,8 @@ from .roles import DECISION, DECISIONS, ROLES, UNIQUE_ROLES, OptionValue
 from .state import Outcome
 
 HEADER = ("format", "players", "option", "deal", "seed")
+#: in a deal: every seat it does not name takes what the composition has left
+REST = "rest"
 
 
 class ScriptError(Exception):
@@ -78,6 +81,7 @@ class _Header:
         self.options: list[tuple[int, str, str]] = []
         self.deal: dict[int, tuple[str, int]] = {}
         self.deal_line = 0
+        self.rest_line = 0          # where the deal said `rest` (0: it did not)
         self.seed: int | None = None
         self.seed_line = 0
 
@@ -111,6 +115,11 @@ class _Header:
             if not args:
                 raise ScriptError(line, "deal takes SEAT=ROLE pairs")
             for word in args:
+                if word == REST:
+                    if self.rest_line:
+                        raise ScriptError(line, f"the deal says '{REST}' once")
+                    self.rest_line = line
+                    continue
                 seat_text, eq, role = word.partition("=")
                 if not eq or not role:
                     raise ScriptError(line, f"expected SEAT=ROLE, not '{word}'")
@@ -122,12 +131,35 @@ class _Header:
                 self.deal[seat] = (role, line)
             self.deal_line = line
         elif kw == "seed":
-            if self.deal:
+            if self.deal or self.rest_line:
                 raise ScriptError(line, "a script has a deal or a seed, not both")
             if len(args) != 1 or self.seed is not None:
                 raise ScriptError(line, "seed takes one number, once")
             self.seed = _int(args[0], line, "a number")
             self.seed_line = line
+
+    def _deal_the_rest(self, fmt: Format, players: int) -> None:
+        # `rest`: the seats the deal does not name take the roles the composition has left,
+        # in the order of the role ids, from the lowest seat up. A format that gains a role
+        # (in a civilian's place) then leaves a script that names the roles it plays with
+        # as it was: the new role goes to a seat the script never named.
+        left = Counter(fmt.composition[players])
+        for seat in sorted(self.deal):
+            role, role_line = self.deal[seat]
+            if role not in fmt.roles:
+                raise ScriptError(role_line, f"the {fmt.id} format has no role '{role}'")
+            if left[role] == 0:
+                raise ScriptError(role_line, f"the {fmt.id} format deals "
+                                  f"{fmt.composition[players].get(role, 0)} {role} for "
+                                  f"{players} players, and this deal names more")
+            left[role] -= 1
+        roles = [r for r in ROLES for _ in range(max(0, left[r]))]
+        free = [s for s in range(1, players + 1) if s not in self.deal]
+        if len(roles) != len(free):
+            raise ScriptError(self.rest_line, f"'{REST}' has {len(free)} seats left for "
+                              f"{len(roles)} roles")
+        for seat, role in zip(free, roles, strict=True):
+            self.deal[seat] = (role, self.rest_line)
 
     def options_given(self) -> dict[str, OptionValue]:
         assert self.fmt is not None
@@ -154,11 +186,13 @@ class _Header:
         if self.seed is not None:
             deal = deal_from_seed(fmt, players, self.seed)
             deal_line = self.seed_line
-        elif self.deal:
+        elif self.deal or self.rest_line:
             for seat, (_, seat_line) in self.deal.items():
                 if not 1 <= seat <= players:
                     raise ScriptError(
                         seat_line, f"there is no seat {seat} (seats are 1 to {players})")
+            if self.rest_line:
+                self._deal_the_rest(fmt, players)
             missing = [s for s in range(1, players + 1) if s not in self.deal]
             if missing:
                 raise ScriptError(self.deal_line,
