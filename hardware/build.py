@@ -56,6 +56,8 @@ def main() -> int:
     (PAD / "sightline.svg").write_text(sightline.svg())
     schematic.main()
     plan.main()
+    import parts
+    parts.main()
     return 0
 
 

@@ -40,6 +40,15 @@ SEAT_SPACING = 0.60            # m between neighbours' eyes (the hood's table, p
 PAD_INSET = 0.35               # m from a player's eyes to his pad
 MIN_RING_VOLTS = 3.7           # WS2812B: 3.5 V at least; keep a margin
 LENGTHS = (1.0, 1.5, 2.0, 3.0, 5.0)
+DARK_PIXEL_MA = 0.7            # a WS2812B lit black still runs its chip (0.6-1 mA measured)
+# the cord's way from a pad to the box under the middle: back from the pad to the table's
+# edge, down its edge and under the top (apron), along the underside to the middle, down
+# to the box on the floor or a shelf, and slack at both plugs
+EYE_TO_EDGE = 0.20             # m from a seated player's eyes back to the table's edge
+TABLE_EDGE_DROP = 0.12         # m: over the rim and under the apron
+BOX_DROP = 0.25                # m: from the underside down to the box
+SLACK = 0.20                   # m: at the two plugs
+CORDS = (1.5, 2.0, 3.0, 5.0)   # the patch cords shops sell
 
 PICTURES = [
     ("a question: 11 seats dim, the cursor", Pick(frozenset(range(1, 12)), 5)),
@@ -62,8 +71,27 @@ def drop(amps: float, metres: float) -> float:
     return amps * ohms
 
 
-def table_radius() -> float:
-    return 12 * SEAT_SPACING / (2 * math.pi)
+def table_radius(seats: int = 12, spacing: float = SEAT_SPACING) -> float:
+    """A round table's radius (to the players' eyes, less nothing: they sit at its edge)."""
+    return seats * spacing / (2 * math.pi)
+
+
+def cord_route(seats: int = 12, spacing: float = SEAT_SPACING) -> float:
+    """Metres of cord from a pad to the box under the middle of a round table."""
+    to_edge = PAD_INSET - EYE_TO_EDGE
+    return (to_edge + TABLE_EDGE_DROP + table_radius(seats, spacing) - EYE_TO_EDGE + BOX_DROP
+            + SLACK)
+
+
+def cord_to_buy(seats: int = 12, spacing: float = SEAT_SPACING) -> float:
+    """The shortest patch cord sold that makes the route."""
+    need = cord_route(seats, spacing)
+    return next(c for c in CORDS if c >= need)
+
+
+def idle_ma(rings: int = 12) -> float:
+    """What the rings draw lit black: every pixel's chip runs."""
+    return rings * 12 * DARK_PIXEL_MA
 
 
 def plan() -> str:
@@ -74,8 +102,8 @@ def plan() -> str:
     table_ask = 12 * max(d for _, _, d in rows)
     table_ma = min(table_ask, fwconfig.BUDGET_MA)
     pico_ma = 50.0                 # the Pico and three 74AHCT125
-    supply_a = math.ceil((table_ma + pico_ma) * 1.5 / 500) * 0.5
-    r_pads = table_radius() - PAD_INSET
+    dark_ma = idle_ma()
+    supply_a = math.ceil((table_ma + pico_ma + dark_ma) * 1.5 / 500) * 0.5
     out = [
         "# Power budget and cable plan",
         "",
@@ -100,18 +128,32 @@ def plan() -> str:
         f"whole table within BUDGET_MA = {fwconfig.BUDGET_MA} mA"
         + (" (it never has to dim)." if table_ask <= fwconfig.BUDGET_MA else
            " by dimming every ring alike."),
-        f"- With the Pico and the level shifters ({pico_ma:.0f} mA): {table_ma + pico_ma:.0f} mA "
-        f"at most. Supply: 5 V, {supply_a:.1f} A or more (half again over the most it draws);"
-        f" the fuse F1: 3.15 A slow.",
+        f"- Dark rings still draw: 144 pixels' chips at about {DARK_PIXEL_MA} mA each, "
+        f"{dark_ma:.0f} mA, night and day, even with every ring black.",
+        f"- With the Pico and the level shifters ({pico_ma:.0f} mA): "
+        f"{table_ma + pico_ma + dark_ma:.0f} mA at most. Supply: 5 V, {supply_a:.1f} A or more "
+        f"(half again over the most it draws); the fuse F1: 3.15 A slow, and a 0.5 A "
+        f"resettable fuse in each jack's 5 V, so one crushed cord trips its own and the "
+        f"table plays on (a short on one cord draws more than F1's rating on a 3 A "
+        f"supply long before F1 blows, and takes every ring down with the supply).",
         "",
         "## Cables",
         "",
-        f"The controller box sits under the middle of the table. At a 12-seat round table "
-        f"with {SEAT_SPACING * 100:.0f} cm a seat (about {2 * table_radius():.1f} m across), "
-        f"each pad is about {r_pads:.2f} m from the middle: a "
-        f"{'1.5' if r_pads + 0.4 <= 1.5 else '2'} m patch cord reaches it with slack for the "
-        f"table's edge. Every pad has the same cord (Cat5e, 24 AWG, RJ45 at both ends): any "
-        f"pad plugs into any seat, and a broken one is swapped in a minute.",
+        "The controller box sits under the middle of the table. A pad's cord goes back to "
+        f"the table's edge ({PAD_INSET - EYE_TO_EDGE:.2f} m), over it and under the apron "
+        f"({TABLE_EDGE_DROP:.2f} m), along the underside to the middle, down to the box "
+        f"({BOX_DROP:.2f} m), with {SLACK:.2f} m of slack at the plugs:",
+        "",
+        "| round table | across | the route | cord to buy |",
+        "| --- | --- | --- | --- |",
+        *[f"| {n} seats, {sp * 100:.0f} cm a seat | "
+          f"{2 * (table_radius(n, sp) - EYE_TO_EDGE):.1f} m | "
+          f"{cord_route(n, sp):.2f} m | {cord_to_buy(n, sp):.1f} m |"
+          for n, sp in ((12, 0.45), (12, SEAT_SPACING), (12, 0.70))],
+        "",
+        "Every pad has the same cord (Cat5e, 24 AWG, RJ45 at both ends): any pad plugs into "
+        "any seat, and a broken one is swapped in a minute. Buy them all for the widest "
+        "table the club plays at.",
         "",
         f"Voltage drop to the worst ring ({worst_ring:.0f} mA; +5 V on {PLUS_CONDUCTORS} "
         f"conductors, the return on {RETURN_CONDUCTORS}):",
@@ -127,8 +169,11 @@ def plan() -> str:
         "",
         "Data and button each travel twisted with a ground (pins 1-2 and 3-6), so a 5 m cord",
         "still carries clean edges; the 74AHCT125 drives 5 V levels into it (the WS2812B wants",
-        "3.5 V for a high, more than the Pico's 3.3 V), and the 330 ohm at each ring's DIN",
-        "damps the reflection at the far end.",
+        "3.5 V for a high, more than the Pico's 3.3 V) through 33 ohm, which with the buffer's",
+        "own output resistance about matches the pair and damps the reflection (a series",
+        "termination at the source). The 330 ohm at each ring's DIN does not damp anything at",
+        "that end: it limits the current into DIN's clamp diodes when data arrives at a ring",
+        "whose supply is not up yet (a pad plugged in, a cord's 5 V contacts last to meet).",
         "",
         "The supply's own lead to the controller box: 18 AWG (0.021 ohm a metre a conductor),",
         f"at most 2 m: {(table_ma + pico_ma) / 1000 * 2 * 2.0 * 0.021 * 1000:.0f} mV at the "

@@ -21,6 +21,31 @@ HERE = Path(__file__).resolve().parent
 CHANNELS = list(zip(range(1, 13), range(2, 14), (14, 15, 16, 17, 18, 19, 20, 21, 22, 26, 27, 28),
                     strict=True))
 
+# the Pico's physical pins (its pinout: GP numbers to the 40 pins round the board)
+PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
+            12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
+            22: 29, 26: 31, 27: 32, 28: 34}
+# a 74AHCT125's gates (DIP-14): gate -> (OE, A, Y) pins; VCC 14, GND 7
+GATE_PINS = {1: (1, 2, 3), 2: (4, 5, 6), 3: (10, 9, 8), 4: (13, 12, 11)}
+
+
+def buffer_gate(seat: int) -> tuple[str, int]:
+    """Which 74AHCT125 and which of its gates drives seat `seat`'s ring: U2 seats 1-4..."""
+    return f"U{2 + (seat - 1) // 4}", (seat - 1) % 4 + 1
+
+
+def wiring_table() -> str:
+    """Per jack: the button's and the ring's Pico pin (GP and physical), the buffer gate."""
+    rows = ["| jack (seat) | button: Pico GP (pin) | ring data: Pico GP (pin) "
+            "| buffer gate: A pin, Y pin |", "| --- | --- | --- | --- |"]
+    for seat, button, ring in CHANNELS:
+        chip, gate = buffer_gate(seat)
+        _, a, y = GATE_PINS[gate]
+        rows.append(f"| J{seat} | GP{button} ({PICO_PIN[button]}) | GP{ring} ({PICO_PIN[ring]}) "
+                    f"| {chip} gate {gate}: {a}, {y} |")
+    return "\n".join(rows)
+
+
 # the ring board on the Pi's header: (seat, button GPIO) from pins-rings.toml, the
 # decoders' select pins A0..A3, and which decoder output is which jack's DATA
 RING_BOARD_BUTTONS = [(1, 4), (2, 5), (3, 6), (4, 12), (5, 13), (6, 16), (7, 17), (8, 20),
@@ -76,15 +101,16 @@ def controller() -> schemdraw.Drawing:
     # -- one seat's button: pull-up, RC filter, ESD diode at the connector ------------------
     d += elm.Line().right(3).at(pico["GP2..GP13 (buttons)"])
     d += (btn_in := elm.Dot())
-    d += elm.Resistor().right().label("R2 1 k", loc="bottom")
+    d += elm.Resistor().right().label("R2 1 k", loc="top")
     d += (btn_j := elm.Dot())
     d += elm.Line().right(2)
     d += elm.Label().label("BTN n (jack n pin 3)", loc="right", halign="left")
-    d += elm.Resistor().up().at(btn_in.center).label("R1 10 k", loc="left")
+    d += elm.Resistor().up().at(btn_in.center).label("R1 10 k", loc="bottom")
     d += elm.Label().label("+3V3", loc="top")
-    d += elm.Capacitor().down().at(btn_in.center).label("C2 100 nF", loc="left")
+    d += elm.Capacitor().down().at(btn_in.center).label("C2 100 nF", loc="bottom")
     d += elm.Ground()
-    d += elm.DiodeTVS().down().at(btn_j.center).label("D2 ESD (SRV05-4)", loc="bottom")
+    d += elm.DiodeTVS().down().at(btn_j.center).label("D2 ESD (SRV05-4 D2-D4,\nits VDD to +3V3)",
+                                                     loc="bottom")
     d += elm.Ground()
 
     # -- one seat's ring data: a 5 V buffer, then the cable ---------------------------------
@@ -100,19 +126,26 @@ def controller() -> schemdraw.Drawing:
     d += elm.Line().left(0.8).at(shifter.OE)
     d += elm.Ground()
     d += elm.Resistor().right().at(shifter.Y).label("R3 33", loc="top")
+    d += (data_j := elm.Dot())
     d += elm.Line().right(1)
     d += elm.Label().label("DATA n (jack n pin 1)", loc="right", halign="left")
-    d += elm.Label().label("VCC: +5V_RINGS (5 V out for the rings' data)",
-                           halign="left").at((shifter.center[0] - 1.5, shifter.center[1] - 2.2))
+    d += elm.DiodeTVS().down().at(data_j.center).label("D5 ESD (SRV05-4 D5-D7,\nits VDD to "
+                                                      "+5V_RINGS)", loc="bottom")
+    d += elm.Ground()
+    d += elm.Label().label("VCC (pin 14): +5V_RINGS, 100 nF to GND at each of U2-U4",
+                           halign="left").at((shifter.center[0] - 3.5, shifter.center[1] - 3.6))
 
     # -- the jack ---------------------------------------------------------------------------
     jack = elm.Ic(pins=[elm.IcPin(name=f"{p} {n}", side="left") for p, n in JACK.items()],
                   pinspacing=0.9, edgepadH=0.5, edgepadW=1.6,
                   label="J1..J12 RJ45").theta(0).anchor("center").at((27, -8))
     d += jack
-    d += elm.Label().label("one jack a seat; pins 4, 5: +5V_RINGS; 2, 6, 7, 8: GND",
+    d += elm.Label().label("one jack a seat; pins 4, 5: +5V_RINGS through F2..F13 "
+                           "(0.5 A PTC, one a jack); 2, 6, 7, 8: GND",
                            halign="center").at((27, -13.5))
-    table = "\n".join(f"seat {s:2}: BTN GP{b}, DATA GP{r}" for s, b, r in CHANNELS)
+    table = "\n".join(
+        f"seat {s:2}: BTN GP{b} (pin {PICO_PIN[b]}), DATA GP{r} (pin {PICO_PIN[r]}) "
+        f"via {buffer_gate(s)[0]} gate {buffer_gate(s)[1]}" for s, b, r in CHANNELS)
     d += elm.Label().label(table, halign="left", valign="top", fontsize=9).at((-2, -21))
     return d
 
@@ -237,13 +270,13 @@ def pi_rings() -> schemdraw.Drawing:
     d += elm.Line().down(11)
     d += elm.Line().right(2)
     d += (btn_in := elm.Dot())
-    d += elm.Resistor().right().label("1 k", loc="bottom")
+    d += elm.Resistor().right().label("1 k", loc="top")
     d += (btn_j := elm.Dot())
     d += elm.Line().right(2)
     d += elm.Label().label("BTN n (jack n pin 3)", loc="right", halign="left")
-    d += elm.Resistor().up().at(btn_in.center).label("10 k", loc="left")
+    d += elm.Resistor().up().at(btn_in.center).label("10 k", loc="bottom")
     d += elm.Label().label("+3V3", loc="top")
-    d += elm.Capacitor().down().at(btn_in.center).label("100 nF", loc="left")
+    d += elm.Capacitor().down().at(btn_in.center).label("100 nF", loc="bottom")
     d += elm.Ground()
     d += elm.DiodeTVS().down().at(btn_j.center).label("ESD (SRV05-4)", loc="bottom")
     d += elm.Ground()

@@ -105,3 +105,68 @@ def test_the_cad_renders_and_the_stl_is_current(part: str, tmp_path: Path) -> No
         assert box[3] - box[0] == pytest.approx(outside, abs=0.2)
         assert box[5] - box[2] == pytest.approx(n["ring_t"] + n["diffuser_t"] + n["hood_h"],
                                                 abs=0.01)
+
+
+def test_the_parts_lists_are_generated_and_add_up() -> None:
+    import parts
+    readme = (HW / "README.md").read_text()
+    assert parts.render(readme) == readme        # python3 hardware/parts.py was run
+    for name in parts.LISTS:
+        block = readme.split(f"<!-- parts:{name} -->\n")[1].split("\n<!-- /parts")[0]
+        rows = [r.split("|") for r in block.splitlines()[2:-1]]
+        sums = [float(r[5]) for r in rows]
+        assert all(abs(int(r[1]) * float(r[4]) - float(r[5])) < 0.006 for r in rows), name
+        total = float(block.splitlines()[-1].split("**")[-2].split()[0])
+        assert abs(total - sum(sums)) < 0.01, name
+    # the sums the READMEs quote are these
+    pads, controller = 12 * parts.total(parts.PAD), parts.total(parts.CONTROLLER)
+    board, pi = parts.total(parts.RING_BOARD), parts.total(parts.THE_PI)
+    main = (HW.parent / "README.md").read_text()
+    assert f"{pads:.0f} USD in pads, {controller:.0f} in the controller |" in main
+    assert f"{pads:.0f} USD in pads, {board:.0f} in the ring board |" in main
+    assert f"besides the Pi, {pi:.0f} USD" in main
+    assert f"the board's parts are {board:.0f} USD" in readme
+    assert f"where the controller's are {controller:.0f}" in readme
+    # what the review found missing from the controller's list is on it now
+    wanted = ("MF-R050", "DIP-14 socket", "SOT-23-6 to DIP adapter", "100 nF", "hookup wire")
+    assert all(any(w in p for _, p, n, _ in parts.CONTROLLER for p in (p, n)) for w in wanted)
+
+
+def test_the_budget_counts_the_dark_rings_and_the_cords_reach() -> None:
+    text = plan.plan()
+    dark = plan.idle_ma()
+    assert 90 < dark < 150 and f"{dark:.0f} mA, night and day" in text
+    # the supply is sized with the dark current in it
+    assert "1651 mA at most. Supply: 5 V, 2.5 A" in text
+    # a cord routed over the edge and under the table to the box, at each table the plan
+    # lists: the cord to buy is long enough, and the pad's list buys that length
+    for seats, spacing in ((12, 0.45), (12, 0.6), (12, 0.7)):
+        assert plan.cord_to_buy(seats, spacing) >= plan.cord_route(seats, spacing)
+    import parts
+    cord = next(p for _, p, _, _ in parts.PAD if "patch cord" in p)
+    assert f"{plan.cord_to_buy(12, 0.7):.0f} m" in cord           # the widest table listed
+    assert plan.cord_route(12, 0.6) > 1.5                         # 1.5 m cords were short
+
+
+def test_the_controller_is_wired_to_the_pico_s_real_pins_and_survives_a_bad_cord() -> None:
+    import schematic
+    # the Pico's pinout: ground on 3, 8, 13, 18, 23, 28, 33, 38; GP0-GP22 round the left
+    # side and down the right; GP26-GP28 on 31, 32, 34
+    grounds = {3, 8, 13, 18, 23, 28, 33, 38}
+    pins = schematic.PICO_PIN
+    assert len(set(pins.values())) == len(pins) and not grounds & set(pins.values())
+    assert (pins[0], pins[2], pins[15], pins[16], pins[22], pins[26], pins[28]) == (
+        1, 4, 20, 21, 29, 31, 34)
+    table = schematic.wiring_table()
+    assert table.count("\n| J") == 12
+    for seat, button, ring in schematic.CHANNELS:
+        chip, gate = schematic.buffer_gate(seat)
+        _, a, y = schematic.GATE_PINS[gate]
+        assert (f"| J{seat} | GP{button} ({pins[button]}) | GP{ring} ({pins[ring]}) | "
+                f"{chip} gate {gate}: {a}, {y} |") in table
+    # a 74AHCT125's four gates on their own pins, VCC and GND apart
+    used = [p for g in schematic.GATE_PINS.values() for p in g]
+    assert sorted(used) == [1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12, 13]
+    svg = (HW / "controller.svg").read_text()
+    for words in ("0.5 A PTC, one a jack", "D5 ESD", "its VDD to", "100 nF to GND at each"):
+        assert words in svg.replace("&#160;", " "), words
