@@ -408,19 +408,19 @@ class SerialPads(PadBackend):
             return
         try:
             reader.write(data)
-        except Exception:      # the port vanished under us; the supervisor will notice
-            pass
+        except OSError:        # the port vanished under us (pyserial's SerialException is
+            pass               # one): the supervisor notices; a bug in ours still shows
 
     def _drop_reader(self) -> None:
         reader, self.reader = self.reader, None
         if reader is not None:
             try:
                 reader.stop()
-            except Exception:
+            except (OSError, RuntimeError):    # a port gone, or a reader never started
                 pass
             try:
                 reader.serial.close()
-            except Exception:
+            except OSError:
                 pass
 
     # -- the reader thread: parse, answer acks, queue edges ------------------------------
