@@ -55,6 +55,8 @@ def _planes(r0, r1, r2, r3):
     # Delight 7-3) per byte position and group: rings 8g+4..8g+7 in x (r4), 8g..8g+3 in y
     # (r5), ring 8g+7 and ring 8g+3 in the top bytes. In viper the same took 427 us of the
     # core's time for all twelve rings, on the tap's way to its ring; here about a quarter.
+    # The two groups are written out in full: the inline assembler has no loop over Python
+    # values, and a group offset in a register would take one of the eight it has.
     str(r3, [r2, 12])        # the byte positions left
     label(LOOP)
     # rings 0-3 into y (r5), 4-7 into x (r4)

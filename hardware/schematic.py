@@ -59,11 +59,8 @@ RING_BOARD_OUTPUTS = [(j, "U1" if j <= 8 else "U2", f"Y{j - 1 if j <= 8 else j -
 JACK = {1: "DATA", 2: "GND", 3: "BTN", 4: "+5V", 5: "+5V", 6: "GND", 7: "GND", 8: "GND"}
 
 
-def controller() -> schemdraw.Drawing:
-    d = schemdraw.Drawing(show=False, margin=2.5)
-    d.config(fontsize=11, unit=2.2)
-
-    # -- the ring supply: fuse, bulk capacitor, a Schottky diode into the Pico's VSYS -------
+def _ring_supply(d: schemdraw.Drawing) -> elm.Dot:
+    """The rings' 5 V in: the fuse, the rail, its bulk capacitor; returns the rail's dot."""
     d += elm.Label().label("+5 V in (5 V 3 A supply)", loc="left", halign="right").at((0, 0))
     d += elm.FuseIEC().right().at((0, 0)).label("F1 3.15 A slow", loc="top")
     d += (rail := elm.Dot())
@@ -71,6 +68,32 @@ def controller() -> schemdraw.Drawing:
     d += elm.Label().label("+5V_RINGS", loc="right", halign="left")
     d += elm.Capacitor(polar=True).down().at(rail.center).label("C1 1000 uF 10 V", loc="bottom")
     d += elm.Ground()
+    return rail
+
+
+def _button(d: schemdraw.Drawing, names: tuple[str, str, str, str]) -> None:
+    """One seat's button from where the drawing stands: the series resistor to the jack, the
+    pull-up to 3V3, the filter capacitor, the ESD diode at the connector (their labels)."""
+    series, pull_up, cap, esd = names
+    d += (btn_in := elm.Dot())
+    d += elm.Resistor().right().label(series, loc="top")
+    d += (btn_j := elm.Dot())
+    d += elm.Line().right(2)
+    d += elm.Label().label("BTN n (jack n pin 3)", loc="right", halign="left")
+    d += elm.Resistor().up().at(btn_in.center).label(pull_up, loc="bottom")
+    d += elm.Label().label("+3V3", loc="top")
+    d += elm.Capacitor().down().at(btn_in.center).label(cap, loc="bottom")
+    d += elm.Ground()
+    d += elm.DiodeTVS().down().at(btn_j.center).label(esd, loc="bottom")
+    d += elm.Ground()
+
+
+def controller() -> schemdraw.Drawing:
+    d = schemdraw.Drawing(show=False, margin=2.5)
+    d.config(fontsize=11, unit=2.2)
+
+    # -- the ring supply: fuse, bulk capacitor, a Schottky diode into the Pico's VSYS -------
+    rail = _ring_supply(d)
     d += elm.Line().right(2).at((rail.center[0] + 2, 0))
     d += elm.Line().down(2.5).at((rail.center[0] + 2, 0))
     d += elm.Schottky().right().label("D1 SS14", loc="top")
@@ -100,18 +123,7 @@ def controller() -> schemdraw.Drawing:
 
     # -- one seat's button: pull-up, RC filter, ESD diode at the connector ------------------
     d += elm.Line().right(3).at(pico["GP2..GP13 (buttons)"])
-    d += (btn_in := elm.Dot())
-    d += elm.Resistor().right().label("R2 1 k", loc="top")
-    d += (btn_j := elm.Dot())
-    d += elm.Line().right(2)
-    d += elm.Label().label("BTN n (jack n pin 3)", loc="right", halign="left")
-    d += elm.Resistor().up().at(btn_in.center).label("R1 10 k", loc="bottom")
-    d += elm.Label().label("+3V3", loc="top")
-    d += elm.Capacitor().down().at(btn_in.center).label("C2 100 nF", loc="bottom")
-    d += elm.Ground()
-    d += elm.DiodeTVS().down().at(btn_j.center).label("D2 ESD (SRV05-4 D2-D4,\nits VDD to +3V3)",
-                                                     loc="bottom")
-    d += elm.Ground()
+    _button(d, ("R2 1 k", "R1 10 k", "C2 100 nF", "D2 ESD (SRV05-4 D2-D4,\nits VDD to +3V3)"))
 
     # -- one seat's ring data: a 5 V buffer, then the cable ---------------------------------
     d += elm.Line().right(1.5).at(pico["GP14..22, 26..28 (rings)"])
@@ -198,13 +210,7 @@ def pi_rings() -> schemdraw.Drawing:
     d = schemdraw.Drawing(show=False, margin=2.5)
     d.config(fontsize=11, unit=2.2)
     # -- the rings' supply (the Pi has its own) -----------------------------------------------
-    d += elm.Label().label("+5 V in (5 V 3 A supply)", loc="left", halign="right").at((0, 0))
-    d += elm.FuseIEC().right().at((0, 0)).label("F1 3.15 A slow", loc="top")
-    d += (rail := elm.Dot())
-    d += elm.Line().right(4)
-    d += elm.Label().label("+5V_RINGS", loc="right", halign="left")
-    d += elm.Capacitor(polar=True).down().at(rail.center).label("C1 1000 uF 10 V", loc="bottom")
-    d += elm.Ground()
+    rail = _ring_supply(d)
     d += elm.Label().label("GND is joined to the Pi's GND (header pin 6); the Pi's 5 V is not "
                            "connected", halign="left").at((rail.center[0] + 1, -3.2))
 
@@ -269,17 +275,7 @@ def pi_rings() -> schemdraw.Drawing:
     d += elm.Line().right(1.5).at(pi["buttons (table below)"])
     d += elm.Line().down(11)
     d += elm.Line().right(2)
-    d += (btn_in := elm.Dot())
-    d += elm.Resistor().right().label("1 k", loc="top")
-    d += (btn_j := elm.Dot())
-    d += elm.Line().right(2)
-    d += elm.Label().label("BTN n (jack n pin 3)", loc="right", halign="left")
-    d += elm.Resistor().up().at(btn_in.center).label("10 k", loc="bottom")
-    d += elm.Label().label("+3V3", loc="top")
-    d += elm.Capacitor().down().at(btn_in.center).label("100 nF", loc="bottom")
-    d += elm.Ground()
-    d += elm.DiodeTVS().down().at(btn_j.center).label("ESD (SRV05-4)", loc="bottom")
-    d += elm.Ground()
+    _button(d, ("1 k", "10 k", "100 nF", "ESD (SRV05-4)"))
 
     # -- the jack: the same pad and cord as the controller's ---------------------------------
     jack = elm.Ic(pins=[elm.IcPin(name=f"{p} {n}", side="left") for p, n in JACK.items()],

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -124,7 +124,7 @@ def open_spi(wiring: RingWiring, levels: Callable[[], int] | None = None,
         spi = spidev.SpiDev()
     try:
         spi.open(wiring.bus, wiring.device)
-    except (OSError, FileNotFoundError) as exc:
+    except OSError as exc:          # (a missing device is FileNotFoundError)
         raise OSError(f"no SPI device /dev/spidev{wiring.bus}.{wiring.device} "
                       f"(is dtparam=spi=on in /boot/firmware/config.txt?): {exc}") from exc
     spi.mode = 0
@@ -177,14 +177,26 @@ class RingWriter:
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            self._wake.wait(self.frame)
+            woken = self._wake.wait(self.frame)
             self._wake.clear()
             if self._stop.is_set():
                 break
+            # a still table is drawn again only when a refresh is due: twelve rings drawn
+            # fifty times a second for nothing would be most of this thread's work
+            if not (woken or self._moving() or self._refresh_due()):
+                continue
             try:
                 self.draw()
             except OSError as exc:      # a bus error: said once a kind, tried next frame
                 self.error = f"rings: {exc}"
+
+    def _moving(self) -> bool:
+        return any(rd.animated(self.picture(seat)[0]) for seat in range(1, self.seats + 1))
+
+    def _refresh_due(self) -> bool:
+        now = self.now()
+        return any(now - self.written_at.get(ring, -REFRESH) >= REFRESH
+                   for ring in range(1, PIXELS + 1))
 
     def frame_bytes(self) -> dict[int, bytes]:
         """Every ring's bytes now (green, red, blue a pixel), as the controller's render
@@ -243,9 +255,3 @@ def select_value(ring: int) -> int:
     """The number on the select pins for ring 1-12 (the decoders' outputs 0-11)."""
     return ring - 1
 
-
-def check_select(select: Sequence[int], rings: int) -> None:
-    """Enough select pins for the rings (four for up to sixteen)."""
-    if (1 << len(select)) < rings:
-        raise ValueError(f"{len(select)} select pins reach {1 << len(select)} rings, "
-                         f"not {rings}")
