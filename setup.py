@@ -1,8 +1,8 @@
 """The build: everything is in pyproject.toml but the rules engine's compiled modules.
 
-The engine's hot modules (actions, effects, roles, the win tally, the state, the night, the
-day, the game and the bots) are built with mypyc into C extensions where a C compiler and
-Python's headers are at hand: the same typed source, every check kept, two to three times
+The engine's hot modules (actions, effects, the acts, roles, the win tally, the state, the
+night, the day, the game and the bots) are built with mypyc into C extensions where a C compiler
+and Python's headers are at hand: the same typed source, every check kept, two to three times
 quicker (see README, "Tests and benchmarks"). Without a compiler, or with TABLE_APP_PURE=1,
 the package installs as plain Python and plays the same games. `table_app/engine_build.py`
 makes sure a compiled copy older than its source is never used.
@@ -24,7 +24,8 @@ HERE = Path(__file__).resolve().parent
 RULES = Path("table_app") / "rules"
 #: the modules a game's every action passes through; formats (hooks a club may subclass),
 #: the script reader and the views stay interpreted
-COMPILED = ("actions", "effects", "roles", "tally", "state", "night", "day", "engine", "bots")
+COMPILED = ("actions", "effects", "acts", "roles", "tally", "state", "night", "day", "engine",
+            "bots")
 MANIFEST = "_compiled.json"
 #: setup.py is also run for the metadata alone (egg_info, dist_info): only these build
 BUILDS = {"editable_wheel", "bdist_wheel", "build_ext", "build", "develop", "install"}

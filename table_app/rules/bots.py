@@ -16,7 +16,7 @@ from . import effects as E
 from .engine import Game, deal_from_seed
 from .errors import GameTooLong
 from .format import Format
-from .roles import DECISION, Act
+from .roles import DECISION
 from .state import Phase, Step
 
 POLICIES = ("random", "informed")
@@ -138,7 +138,7 @@ def _pick_mode(game: Game, d: str, rand: Callable[[], float]) -> str:
     """A decision made one of several ways: its killing way now and then, when it may."""
     modes = game.modes(d)
     if len(modes) > 1:
-        kill = next((m for m in modes if DECISION[d].act_for(m) is Act.KILL), None)
+        kill = next((m for m in modes if DECISION[d].act_for(m).kills), None)
         if kill is not None and rand() < 0.3 and game.legal_targets(d, kill):
             return kill
         return next(m for m in modes if m != kill)
@@ -147,23 +147,11 @@ def _pick_mode(game: Game, d: str, rand: Callable[[], float]) -> str:
 
 def _informed_targets(game: Game, d: str, mode: str, targets: list[int],
                       know: Knowledge) -> list[int]:
-    """What a decision aims at, knowing what its side knows: the city knows only what its
-    checkers found; every other side knows its own members."""
+    """What a decision aims at, knowing what its side knows (its act's `aim`): the city
+    knows only what its checkers found; every other side knows its own members."""
     dd = DECISION[d]
     act = dd.act_for(mode) if mode else dd.act
-    side_of, roles = game.fmt.team_of, game.roles
-    mine = game.rules.maker[d][1]
-    if act is Act.PROTECT:
-        return [t for t in targets if side_of[roles[t]] == mine]
-    if act in (Act.KILL, Act.ORDER, Act.SEARCH):
-        if mine == CITY:
-            return [t for t in targets if t in know.black]
-        return [t for t in targets if side_of[roles[t]] != mine]
-    if act is Act.CHECK:
-        return [t for t in targets if t not in know.black and t not in know.red]
-    if act is Act.SAVE:
-        return [t for t in targets if t in know.red]
-    return []
+    return act.aim(game, game.rules.maker[d][1], targets, know.black, know.red)
 
 
 def _suspects(game: Game, seat: int, options: list[int], know: Knowledge) -> list[int]:

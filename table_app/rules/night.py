@@ -1,18 +1,20 @@
 """The night: windows that wake roles, their decisions, and what lands at dawn.
 
-Nothing here names a role: what a decision does comes from its `DecisionDef` (an `Act`), and
-how a seat reacts to it from its `RoleDef` (roles.py).
+Nothing here names a role or an act: what a decision does comes from its act's entry
+(acts.py), and how a seat reacts to it from its `RoleDef` (roles.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Final
 
 from . import actions as A
 from . import effects as E
+from .acts import Dawn, Stage
 from .errors import IllegalAction, InvalidAction
 from .format import Window
-from .roles import DECISION, DECISIONS, ROLE, Act
+from .roles import DECISION, DECISIONS, ROLE
 from .state import (
     DAY,
     DONE,
@@ -24,18 +26,23 @@ from .state import (
     Choice,
     How,
     State,
+    TargetRule,
 )
 
-_SHOWS = (Act.CHECK, Act.SEARCH)
 # the members the hot paths compare with, as constants (see state.py)
-_KILL: Final = Act.KILL
-_SAVE: Final = Act.SAVE
-_PROTECT: Final = Act.PROTECT
-_CHECK: Final = Act.CHECK
-_SEARCH: Final = Act.SEARCH
+_BLOCK: Final = Stage.BLOCK
+_LAND: Final = Stage.LAND
+_SHOW: Final = Stage.SHOW
+_WITNESS: Final = Stage.WITNESS
 _CHOSEN: Final = How.CHOSEN
 _TIMEOUT: Final = How.TIMEOUT
 _NOBODY: frozenset[int] = frozenset()
+#: why `Night.barred` bars a seat: the decision's own maker, a save's maker again, a seat
+#: saved before
+SELF: Final = "self"
+SAVED_SELF: Final = "saved self"
+SAVED_SEAT: Final = "saved seat"
+_NONE_BARRED: Final[dict[int, str]] = {}      # never written to
 
 
 class Night(State):
@@ -84,6 +91,11 @@ class Night(State):
         else:
             self._resolve_night()
 
+    def _open(self, d: str) -> bool:
+        """Whether decision `d` wakes tonight and its window is not yet closed."""
+        i = self.window_of.get(d)
+        return i is not None and i >= self.window_i and self.rules.from_night[d] <= self.night_no
+
     def _available(self, d: str) -> str | None:
         """Why decision `d` cannot be made tonight, or None when it can."""
         i = self.window_of.get(d)
@@ -109,46 +121,72 @@ class Night(State):
                 if self.rules.mode_from[(decision, m)] <= n]
 
     # -- decisions -----------------------------------------------------------------------
+    def barred(self, d: str, actor: int, r: TargetRule) -> dict[int, str]:
+        """The living seats decision `d`, made by `actor` the way `r` says, may not name
+        now, each with why (`SELF`, `SAVED_SELF`, `SAVED_SEAT`): the one rule legality, the
+        technical defaults and the bots use (`_may_not` says when it may name nobody)."""
+        if r.self_ok and not r.save:
+            return _NONE_BARRED            # the common case, asked for every bot's move
+        out: dict[int, str] = {}
+        if r.save:
+            if r.once_per_seat:
+                for s in self.saved_before.get(d, ()):
+                    out[s] = SAVED_SEAT
+            if r.self_once and d in self.saved_self:
+                out[actor] = SAVED_SELF
+        if not r.self_ok:
+            out[actor] = SELF
+        return out
+
+    def _may_not(self, d: str, mode: str, r: TargetRule) -> str:
+        """Why `d` made this way may name nobody now ('' when it may name someone)."""
+        if r.shots is not None and self.shots.get(d, 0) >= r.shots:
+            return f"the {d} has no kills left ({r.shots} used)"
+        if r.from_night > self.night_no:
+            return f"the {d} may not {mode} on night {self.night_no}"
+        return ""
+
     def _target_error(self, d: str, actor: int, t: int, mode: str) -> str | None:
         """Why `d` may not name seat `t` now, or None when it may."""
         if not self.alive[t]:
             return f"seat {t} is out of the game"
         r = self.rules.target_rule[d][mode]
-        if t == actor and not r.self_ok:
+        why = self.barred(d, actor, r).get(t)
+        if why is SELF:
             return f"the {d} cannot choose himself"
-        if r.save:
-            if t == actor and r.self_once and d in self.saved_self:
-                return f"the {d} has already saved himself once"
-            if r.once_per_seat and t in self.saved_before.get(d, ()):
-                return f"the {d} has already saved seat {t}"
-        elif r.shots is not None and self.shots.get(d, 0) >= r.shots:
-            return f"the {d} has no kills left ({r.shots} used)"
-        if r.from_night > self.night_no:
-            return f"the {d} may not {mode} on night {self.night_no}"
-        return None
+        if why is SAVED_SELF:
+            return f"the {d} has already saved himself once"
+        if why is SAVED_SEAT:
+            return f"the {d} has already saved seat {t}"
+        return self._may_not(d, mode, r) or None
 
     def legal_targets(self, decision: str, mode: str = "") -> list[int]:
-        """Every seat `decision` may choose now (empty when it cannot act at all): the seats
-        `_target_error` lets through, found from the same rule without asking seat by seat."""
-        i = self.window_of.get(decision)
-        if i is None or i < self.window_i or self.rules.from_night[decision] > self.night_no \
-                or self.phase is not NIGHT:
+        """Every seat `decision` may choose now (empty when it cannot act at all)."""
+        if self.phase is not NIGHT or not self._open(decision):
             return []
         actor = self.actor(decision)
         if actor is None:
             return []
         r = self.rules.target_rule[decision].get(mode)
-        if r is None or r.from_night > self.night_no or (
-                r.shots is not None and self.shots.get(decision, 0) >= r.shots):
+        if r is None or self._may_not(decision, mode, r):
             return []
-        if r.save:
-            out = set(self.saved_before.get(decision, ())) if r.once_per_seat else set()
-            if not r.self_ok or (r.self_once and decision in self.saved_self):
-                out.add(actor)
-            return [s for s in self.live if s not in out]
-        if r.self_ok:
+        barred = self.barred(decision, actor, r)
+        if not barred:
             return list(self.live)
-        return [s for s in self.live if s != actor]
+        return [s for s in self.live if s not in barred]
+
+    def first_target(self, d: str, actor: int, mode: str, outside: str = "") -> int | None:
+        """A technical default: the first living seat in table order that `d` may name
+        (and, given `outside`, that is not of that side), or None."""
+        r = self.rules.target_rule[d][mode]
+        if self._may_not(d, mode, r):
+            return None
+        barred = self.barred(d, actor, r)
+        side_of, roles = self.side_of, self.roles
+        for s in self.live:
+            if s not in barred and not (outside and side_of[roles[s]] == outside):
+                return s
+        return None
 
     def _decide(self, a: A.Decide) -> None:
         if self.phase is OVER:
@@ -159,8 +197,7 @@ class Night(State):
             raise InvalidAction(f"unknown role '{d}'")
         if self.phase is not NIGHT or self.step is not WINDOWS:
             raise IllegalAction(f"'{d}' is a night decision and no night is running")
-        i = self.window_of.get(d)
-        if i is None or i < self.window_i or self.rules.from_night[d] > self.night_no:
+        if not self._open(d):
             raise IllegalAction(self._available(d) or "")
         if d in self.decided:
             raise IllegalAction(f"the {d} has already decided tonight")
@@ -202,15 +239,12 @@ class Night(State):
             return f"there is no {role} in this game"
         return f"the {role} is out of the game"
 
-    def _show(self, d: str, t: int, mode: str, actor: int, protected: frozenset[int]) -> None:
+    def _show(self, d: str, t: int, mode: str, actor: int, protected: Collection[int]) -> None:
         """A check or a search lands: its result goes to the deciding seat only."""
         dd = DECISION[d]
         act = dd.act_for(mode) if mode else dd.act
-        if act is _SEARCH:
-            result = dd.found if self.roles[t] in dd.seeks else "no"
-        elif act is _CHECK:
-            result = "red" if t in protected else self.rules.looks[self.roles[t]]
-        else:
+        result = act.result(self, dd, t, protected)
+        if not result:
             return
         self.checks.append(Check(self.label, d, t, result))
         self.check_seats.append(actor)
@@ -233,85 +267,56 @@ class Night(State):
         self.decided[d] = Choice(None, "", _TIMEOUT)
 
     # -- dawn ----------------------------------------------------------------------------
-    def _first_outside(self, side: str) -> int | None:
-        side_of, roles = self.side_of, self.roles
-        for s in self.live:
-            if side_of[roles[s]] != side:
-                return s
-        return None
-
-    def _auto_save(self, d: str, doctor: int) -> int | None:
-        flag = self.rules.flag
-        before = self.saved_before.get(d, set()) if flag.get(f"{d}_once_per_seat") else set()
-        self_used = flag.get(f"{d}_self_once") and d in self.saved_self
-        for s in self.live:
-            if s in before or (s == doctor and self_used):
-                continue
-            return s
-        return None
-
     def _resolve_night(self) -> None:
-        """Dawn: blocks, saves and protections, kills, checks and witnesses, then who dies,
-        who turns, who is taken along."""
+        """Dawn, as a pipeline over the acts' stages (acts.py): blocks, then kills, saves,
+        guards and protections, then who dies, turns or is taken along, then the checks'
+        answers (where the format gives them at dawn) and the witnesses."""
         self.step = DONE
-        fx = self._fx
-        decided, roles, rules, plan = self.decided, self.roles, self.rules, self.night_plan
+        dawn = Dawn()
+        stages = self.night_plan.stages
+        self._land(dawn, stages[_BLOCK], _BLOCK)
+        self._land(dawn, stages[_LAND], _LAND)
+        for act in self.night_plan.settles:
+            act.settle(self, dawn)
+        dying, turned = self._fates(dawn)
+        if self.rules.at_dawn:
+            self._land(dawn, stages[_SHOW], _SHOW)
+        self._land(dawn, stages[_WITNESS], _WITNESS)
+        for t, role in turned:
+            self._set_role(t, role)
+        self.night_left = tuple(t for t, _ in dying)
+        if dying:
+            self._eliminate(dying)
+        self._end_eliminations()
 
-        blocked: set[int] = set()
-        for d in plan.blocks:
-            c = decided.get(d)
-            if c and c.target is not None and self.actor(d) is not None \
-                    and roles[c.target] not in rules.unblockable:
-                blocked.add(c.target)
-
-        saved: set[int] = set()
-        protected: set[int] = set()
-        attacks: dict[int, list[tuple[str, int]]] = {}   # target -> [(by, attacker)]
-        for d in plan.lands:
+    def _land(self, dawn: Dawn, decisions: tuple[str, ...], stage: Stage) -> None:
+        """Each decision of the stage lands through its act, unless its maker is gone or (past
+        the blocks) blocked tonight; a decision not made is a timeout."""
+        blocked, decided = dawn.blocked, self.decided
+        for d in decisions:
             seat = self.actor(d)
-            if seat is None or seat in blocked:
+            if seat is None or (stage is not _BLOCK and seat in blocked):
                 continue
             c = decided.get(d)
-            if c is None:
-                t, mode, timed_out = None, "", True
-            else:
-                t, mode, timed_out = c.target, c.mode, c.how is _TIMEOUT
             dd = DECISION[d]
-            act = dd.act_for(mode) if mode else dd.act
-            if act is _KILL:
-                if t is None and dd.follows:
-                    order_c = decided.get(dd.follows)
-                    if order_c and order_c.target is not None and self.actor(dd.follows):
-                        t = order_c.target
-                        fx.append(E.Decided(d, t, default=True))
-                if t is None and timed_out and rules.flag.get(f"{d}_default_kill"):
-                    t = self._first_outside(rules.maker[d][1])
-                    fx.append(E.Decided(d, t, default=True))
-                if t is not None:
-                    if d in rules.shots:
-                        self.shots[d] = self.shots.get(d, 0) + 1
-                    if self.alive[t]:
-                        if t in attacks:
-                            attacks[t].append((dd.label, seat))
-                        else:
-                            attacks[t] = [(dd.label, seat)]
-            elif act is _SAVE:
-                if t is None and timed_out and rules.flag.get(f"{d}_auto_save"):
-                    t = self._auto_save(d, seat)
-                    if t is not None:
-                        fx.append(E.Decided(d, t, default=True))
-                if t is not None:
-                    saved.add(t)
-                    if t == seat:
-                        self.saved_self.add(d)
-                    self.saved_before.setdefault(d, set()).add(t)
-            elif act is _PROTECT and t is not None:
-                protected.add(t)
+            t: int | None = None
+            mode, timed_out, act = "", True, dd.act
+            if c is not None:
+                t, mode, timed_out = c.target, c.mode, c.how is _TIMEOUT
+                if mode:
+                    act = dd.act_for(mode)
+            if act.stage is stage:
+                act.land(self, dawn, dd, seat, t, mode, timed_out)
 
+    def _fates(self, dawn: Dawn) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+        """Who dies (and of what) and who turns: an attack a save does not cancel kills,
+        unless every attack on the seat is the one its role turns by; a seat that takes its
+        killers along takes them."""
         dying: list[tuple[int, str]] = []
         turned: list[tuple[int, str]] = []
+        roles, saved = self.roles, dawn.saved
         takers = False
-        for t, atks in attacks.items():
+        for t, atks in dawn.attacks.items():
             if t in saved:
                 continue
             role = roles[t]
@@ -326,33 +331,11 @@ class Night(State):
             dead = {t for t, _ in dying}
             for t, _ in list(dying):
                 if roles[t] in _TAKERS:
-                    for _, who in attacks[t]:
+                    for _, who in dawn.attacks[t]:
                         if who not in dead and who not in saved:
                             dying.append((who, roles[t]))
                             dead.add(who)
-
-        # results at dawn where the format says so: checks first, then searches
-        if rules.at_dawn and plan.shows:
-            shield = frozenset(protected)
-            for d in plan.shows:
-                c = decided.get(d)
-                seat = self.actor(d)
-                if seat is None or seat in blocked or c is None or c.target is None:
-                    continue
-                self._show(d, c.target, c.mode, seat, shield)
-        for d in plan.witnesses:
-            seat = self.actor(d)
-            c = decided.get(d)
-            if seat is not None and seat not in blocked and c and c.target is not None:
-                fx.append(E.Witness(c.target, tuple(who for _, who in attacks.get(c.target, ())),
-                                    audience=seat))
-
-        for t, role in turned:
-            self._set_role(t, role)
-        self.night_left = tuple(t for t, _ in dying)
-        if dying:
-            self._eliminate(dying)
-        self._end_eliminations()
+        return dying, turned
 
 
 #: role -> {kill label: the role it turns into}

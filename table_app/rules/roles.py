@@ -2,10 +2,10 @@
 project names a role.
 
 A role says its side, its night decisions (who may be chosen, whether it may pass, its
-technical default, what the decision does), what a check of it shows, how it reacts to being
-attacked or voted out, whom it replaces, its card on the ring and its clip. The engine reads
-only these fields; a format (TOML) lists which roles it deals and in which night windows they
-wake. FORMATS.md shows how to add a role.
+technical default, which act it is: acts.py says what each act does), what a check of it
+shows, how it reacts to being attacked or voted out, whom it replaces, its card on the ring
+and its clip. The engine reads only these fields; a format (TOML) lists which roles it deals
+and in which night windows they wake. FORMATS.md shows how to add a role.
 
 Options are part of the definitions too: each role declares the rule decisions a club may
 change for it, and `OPTION_TYPES` / `OPTION_DEFAULTS` are built from them.
@@ -14,23 +14,11 @@ change for it, and `OPTION_TYPES` / `OPTION_DEFAULTS` are built from them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Final
 
+from .acts import ACT, ActRule
+
 OptionValue = bool | int | str | list[str]
-
-
-class Act(StrEnum):
-    """What a night decision does when it lands at dawn."""
-
-    KILL = "kill"          # the target is attacked (a save cancels it)
-    SAVE = "save"          # every attack on the target is cancelled
-    PROTECT = "protect"    # a check of the target at dawn shows red
-    BLOCK = "block"        # the target's own decisions are void tonight
-    CHECK = "check"        # the decider learns black or red
-    SEARCH = "search"      # the decider learns whether the target holds a sought role
-    WITNESS = "witness"    # the decider learns who came to kill at the target
-    ORDER = "order"        # names the target its side's kill hits when the killer does not choose
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,9 +36,10 @@ class DecisionDef:
     """One night decision, as a game script names it (`mafia 8`, `commissar check 5`)."""
 
     id: str
-    act: Act
+    #: what it does when it lands (acts.py)
+    act: ActRule
     #: a decision made in one of several ways: mode word -> what it does (`check`, `shoot`)
-    modes: tuple[tuple[str, Act], ...] = ()
+    modes: tuple[tuple[str, ActRule], ...] = ()
     #: made by the side's acting leader (the Mafia's kill), not only by this role's seat
     by_leader: bool = False
     #: made only while a seat of this role lives (the Shogun's order needs the Yakuza)
@@ -71,10 +60,9 @@ class DecisionDef:
     @property
     def shows(self) -> bool:
         """Whether it answers its maker (a check or a search) in some mode."""
-        return self.act in (Act.CHECK, Act.SEARCH) or any(
-            a in (Act.CHECK, Act.SEARCH) for _, a in self.modes)
+        return self.act.shows or any(a.shows for _, a in self.modes)
 
-    def act_for(self, mode: str) -> Act:
+    def act_for(self, mode: str) -> ActRule:
         for word, act in self.modes:
             if word == mode:
                 return act
@@ -134,49 +122,50 @@ _SAVE_OPTIONS = (
 ROLE_DEFS: Final[tuple[RoleDef, ...]] = (
     RoleDef("civilian", "city", plain=True),
     RoleDef("detective", "city", (
-        DecisionDef("detective", Act.CHECK),
+        DecisionDef("detective", ACT["check"]),
     ), card=2),
     RoleDef("doctor", "city", (
-        DecisionDef("doctor", Act.SAVE, self_ok=True, options=_SAVE_OPTIONS),
+        DecisionDef("doctor", ACT["save"], self_ok=True, options=_SAVE_OPTIONS),
     ), card=3),
     RoleDef("don", "mafia", (
-        DecisionDef("mafia", Act.KILL, by_leader=True, self_ok=True, label="mafia",
+        DecisionDef("mafia", ACT["kill"], by_leader=True, self_ok=True, label="mafia",
                     options=(_opt("mafia_default_kill", True),)),
-        DecisionDef("don", Act.SEARCH, seeks=frozenset({"detective", "commissar"}),
+        DecisionDef("don", ACT["search"], seeks=frozenset({"detective", "commissar"}),
                     found="detective"),
     ), looks="black", leads=True, card=2),
     RoleDef("mafioso", "mafia", looks="black"),
     RoleDef("shogun", "yakuza", (
-        DecisionDef("shogun", Act.ORDER, needs="yakuza", self_ok=True),
+        DecisionDef("shogun", ACT["order"], needs="yakuza", self_ok=True),
     ), looks="black", looks_option=("shogun_checks_red", "red"),
         options=(_opt("shogun_checks_red", True),), card=2),
     RoleDef("yakuza", "yakuza", (
-        DecisionDef("yakuza", Act.KILL, self_ok=True, label="yakuza", follows="shogun",
+        DecisionDef("yakuza", ACT["kill"], self_ok=True, label="yakuza", follows="shogun",
                     options=(_opt("yakuza_default_kill", True),)),
     ), looks="black"),
     RoleDef("maniac", "maniac", (
-        DecisionDef("maniac", Act.KILL, label="maniac", options=(_opt("maniac_kills", 2),)),
+        DecisionDef("maniac", ACT["kill"], label="maniac", options=(_opt("maniac_kills", 2),)),
     )),
     RoleDef("lawyer", "mafia", (
-        DecisionDef("lawyer", Act.PROTECT, self_ok=True),
+        DecisionDef("lawyer", ACT["protect"], self_ok=True),
     ), looks="black", may_lead=False, card=3),
     RoleDef("commissar", "city", (
-        DecisionDef("commissar", Act.CHECK, modes=(("check", Act.CHECK), ("shoot", Act.KILL)),
+        DecisionDef("commissar", ACT["check"],
+                    modes=(("check", ACT["check"]), ("shoot", ACT["kill"])),
                     label="commissar", options=(_opt("commissar_shoot_from_night", 2),)),
     ), block_option="lover_may_block_commissar",
         options=(_opt("lover_may_block_commissar", False),), card=4),
     RoleDef("sergeant", "city", succeeds="commissar", card=5),
     RoleDef("lover", "city", (
-        DecisionDef("lover", Act.BLOCK),
+        DecisionDef("lover", ACT["block"]),
     ), card=6),
     RoleDef("hobo", "city", (
-        DecisionDef("hobo", Act.WITNESS),
+        DecisionDef("hobo", ACT["witness"]),
     ), card=7),
     RoleDef("sorcerer", "city", takes_killers=True, takes_voter=True, card=8),
     RoleDef("werewolf", "city", turns=(("mafia", "mafioso"), ("commissar", "sergeant")),
             card=9),
     RoleDef("killer", "killer", (
-        DecisionDef("killer", Act.KILL, label="killer"),
+        DecisionDef("killer", ACT["kill"], label="killer"),
     ), looks_option=("killer_checks_black", "black"),
         options=(_opt("killer_checks_black", False),)),
 )

@@ -12,9 +12,10 @@ from typing import Any, Final
 
 from . import actions as A
 from . import effects as E
+from .acts import ActRule, Stage
 from .errors import IllegalAction, InvalidAction
 from .format import Format, Window
-from .roles import DECISION, DECISIONS, ROLE, Act, DecisionDef, OptionValue
+from .roles import DECISION, DECISIONS, ROLE, DecisionDef, OptionValue
 from .tally import Tally
 
 
@@ -142,9 +143,9 @@ class Waiting:
 class TargetRule:
     """Whom one decision, made one way, may name: read once from its definition and options."""
 
-    act: Act
+    act: ActRule
     self_ok: bool          # may name the deciding seat
-    save: bool
+    save: bool             # limited like a save (the two options below)
     self_once: bool        # a save: himself only once
     once_per_seat: bool    # a save: each seat once in the game
     shots: int | None      # kills in all, where counted
@@ -197,15 +198,18 @@ class Rules:
         for d in DECISION.values():
             ways = self.target_rule[d.id] = {}
             for mode, act in ((("", d.act),) + d.modes):
-                shows = act in (Act.CHECK, Act.SEARCH)
                 ways[mode] = TargetRule(
-                    act, d.self_ok or (shows and self.self_check), act is Act.SAVE,
-                    self.flag.get(f"{d.id}_self_once", False),
-                    self.flag.get(f"{d.id}_once_per_seat", False),
-                    self.shots.get(d.id) if act is Act.KILL else None,
+                    act, d.self_ok or (act.shows and self.self_check), act.saves,
+                    act.saves and self.flag.get(f"{d.id}_self_once", False),
+                    act.saves and self.flag.get(f"{d.id}_once_per_seat", False),
+                    self.shots.get(d.id) if act.kills else None,
                     self.mode_from.get((d.id, mode), 1))
             if d.modes:      # made with modes, a decision must name one
                 del ways[""]
+        # the decisions a timeout gives their act's technical default (`mafia_default_kill`)
+        self.defaults = frozenset(
+            d.id for d in DECISION.values()
+            if d.act.default_option and self.flag.get(f"{d.id}_{d.act.default_option}"))
         # each decision's maker, read once: (role, side, by_leader, needs)
         self.maker = {d.id: (DECISIONS[d.id], ROLE[DECISIONS[d.id]].side, d.by_leader, d.needs)
                       for d in DECISION.values()}
@@ -217,8 +221,8 @@ class Rules:
         self.kill_roles: dict[str, list[tuple[str, DecisionDef]]] = {}
         for r in fmt.roles:
             for d in ROLE[r].decisions:
-                if d.id in fmt.window_of and (d.act is Act.KILL or any(
-                        a is Act.KILL for _, a in d.modes)):
+                if d.id in fmt.window_of and (d.act.kills or any(
+                        a.kills for _, a in d.modes)):
                     self.kill_roles.setdefault(ROLE[r].side, []).append((r, d))
 
 
@@ -253,16 +257,20 @@ class NightPlan:
         self.wake = tuple(E.Wake(w.name, w.wakes, w.decisions, t, fmt.timers[t])
                           for w, t in zip(self.windows, self.timers, strict=True))
         self.sleep = tuple(E.Sleep(w.name) for w in self.windows)
-        acts = {d: DECISION[d].act for d in self.order}
-        kinds = {d: {a for _, a in DECISION[d].modes} | {acts[d]} for d in self.order}
-        #: decisions that block, that land at dawn (kills, saves, protections), that show a
-        #: result at dawn (checks before searches), that witness
-        self.blocks = tuple(d for d in self.order if acts[d] is Act.BLOCK)
-        self.lands = tuple(d for d in self.order
-                           if kinds[d] & {Act.KILL, Act.SAVE, Act.PROTECT})
-        self.shows = tuple(d for a in (Act.CHECK, Act.SEARCH) for d in self.order
-                           if a in kinds[d])
-        self.witnesses = tuple(d for d in self.order if acts[d] is Act.WITNESS)
+        acts = {d: (DECISION[d].act,) + tuple(a for _, a in DECISION[d].modes)
+                for d in self.order}
+        #: per dawn stage, tonight's decisions that may land in it (one made in several ways
+        #: in each of its ways' stages), by their act's place in the stage, then in wake order
+        stages: list[tuple[str, ...]] = []
+        for stage in Stage:
+            here = [(min([a.order for a in acts[d] if a.stage is stage]), i, d)
+                    for i, d in enumerate(self.order)
+                    if [a for a in acts[d] if a.stage is stage]]
+            stages.append(tuple([d for _, _, d in sorted(here)]))
+        self.stages: tuple[tuple[str, ...], ...] = tuple(stages)
+        #: the acts with a step of their own once their stage has landed
+        self.settles: tuple[ActRule, ...] = tuple(dict.fromkeys(
+            [a for d in self.order for a in acts[d] if a.settles]))
 
 
 class State:

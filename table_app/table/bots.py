@@ -14,7 +14,7 @@ from typing import Any
 from ..pads import FakePads
 from ..pads.grammar import COUNT, presses_to
 from ..rules import deal_from_seed
-from ..rules.roles import DECISION, Act
+from ..rules.roles import DECISION
 from .core import Table
 
 THINK = 0.6        # seconds before a bot starts pressing
@@ -140,7 +140,7 @@ class TableBots:
             return rng.choice(eligible)
         # a night decision: a side does not kill (or order a kill on) its own
         mine = team_of[g.roles[seat]]
-        harms = DECISION[what].act in (Act.KILL, Act.ORDER)
+        harms = DECISION[what].act.harms
         targets = [s for s in eligible if not harms
                    or team_of[g.roles[s]] != mine] or list(eligible)
         return rng.choice(targets)

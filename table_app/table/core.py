@@ -23,7 +23,7 @@ from ..pads.rings import CheckShown, Countdown, Dark
 from ..rules import Game, RulesError
 from ..rules import actions as A
 from ..rules import effects as E
-from ..rules.roles import DECISION, Act, role_clip
+from ..rules.roles import DECISION, role_clip
 from ..sound.catalogue import text
 from ..sound.narration import Narrator
 from ..words import note_text
@@ -34,8 +34,6 @@ from .questions import Question, Questions
 from .record import ScriptWriter
 from .timers import Timer, Timers
 
-#: decisions answered on the asking seat's ring: final at the first confirmation
-SHOWN = (Act.CHECK, Act.SEARCH)
 DAWN = 4.0          # seconds between the night's last window and the morning (and at dusk)
 
 
@@ -260,7 +258,7 @@ class Table(Dealing, HostCommands):
         d = q.what
         if choice is None and d not in g.passes:
             return                           # this role may not pass: keep asking
-        if DECISION[d].act_for(q.mode) in SHOWN:
+        if DECISION[d].act_for(q.mode).shows:
             # a check is final at the first confirmation (its answer comes on this ring)
             if self._decide(d, choice, q.mode) and seat not in self.answered:
                 self.questions.done(seat)

@@ -1,0 +1,251 @@
+"""What a night act means: one entry per act, and nothing else in the engine says it.
+
+A role's night decision names its act (`DecisionDef("doctor", ACT["save"])`). The act's entry
+says everything the engine does with it:
+
+- its **stage**, the step of the dawn it lands in (blocks first, then kills, saves, guards and
+  protections, then the checks' answers, then the witnesses) and its place there;
+- **whom it may name**: its flags (`saves`: each seat once and himself once, where the options
+  say so; `kills`: counted against `<decision>_kills`; `shows`: a checker may name himself
+  with `self_check`) feed the one predicate (`Night.barred`) that legality, the technical
+  defaults and the bots all use;
+- **how it lands** (`land`), once every decision of its stage has landed (`settle`), what it
+  answers its maker (`result`), and its technical default's option (`default_option`);
+- **how a bot aims it** (`aim`) and whether a table bot keeps it off its own side (`harms`).
+
+The night's resolution (night.py) is a short pipeline over these stages. A new act is a
+subclass here and its instance in `_MADE` before `ACT` is built; FORMATS.md's worked example
+adds one (the Bodyguard's guard).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from enum import IntEnum
+from typing import TYPE_CHECKING, Final
+
+from . import effects as E
+
+if TYPE_CHECKING:
+    from .night import Night
+    from .roles import DecisionDef
+
+
+class Stage(IntEnum):
+    """The dawn's steps, in the order they run."""
+
+    READ = 0       # lands nowhere: another decision reads it (the Shogun's order)
+    BLOCK = 1      # voids the target's own decisions tonight
+    LAND = 2       # kills, saves, guards and protections
+    SHOW = 3       # a check's or a search's answer, where the format gives them at dawn
+    WITNESS = 4    # what a watcher saw at the seat
+
+
+class Dawn:
+    """What tonight's decisions have done so far, filled in stage by stage."""
+
+    def __init__(self) -> None:
+        self.blocked: set[int] = set()
+        self.saved: set[int] = set()
+        self.protected: set[int] = set()
+        #: seat hit -> [(kill label, attacker)]: what the seat dies of unless saved
+        self.attacks: dict[int, list[tuple[str, int]]] = {}
+        #: seat aimed at -> attackers: what a witness at that seat sees
+        self.came: dict[int, list[int]] = {}
+        #: an act's own notes (act name -> seat -> seat), for its `settle`
+        self.marks: dict[str, dict[int, int]] = {}
+
+    def attack(self, target: int, label: str, attacker: int) -> None:
+        hit = self.attacks.get(target)
+        if hit is None:
+            self.attacks[target] = [(label, attacker)]
+            self.came[target] = [attacker]
+        else:
+            hit.append((label, attacker))
+            self.came[target].append(attacker)
+
+
+#: every act made, in the order they are defined (the registry below is built from it)
+_MADE: list[ActRule] = []
+
+
+class ActRule:
+    """One act: its stage, whom it may name, what it does at dawn, how a bot aims it."""
+
+    def __init__(self, name: str, stage: Stage, *, order: int = 0, shows: bool = False,
+                 kills: bool = False, saves: bool = False, harms: bool = False,
+                 settles: bool = False, default_option: str = "") -> None:
+        self.name = name
+        self.stage = stage
+        #: its place among the acts of its stage (a check's answer before a search's)
+        self.order = order
+        #: answers its maker (a check, a search)
+        self.shows = shows
+        #: a kill: counted against `<decision>_kills`, arms its side (the win check)
+        self.kills = kills
+        #: limited like a save: `<decision>_once_per_seat`, `<decision>_self_once`
+        self.saves = saves
+        #: a table bot keeps it off its own side
+        self.harms = harms
+        #: has a `settle` step after its stage has landed
+        self.settles = settles
+        #: the option (`<decision>_<this>`) that gives a timed-out decision its default
+        self.default_option = default_option
+        _MADE.append(self)
+
+    def land(self, night: Night, dawn: Dawn, dd: DecisionDef, seat: int, target: int | None,
+             mode: str, timed_out: bool) -> None:
+        """The decision `dd`, made by `seat` (target None: nobody, or timed out), lands."""
+
+    def settle(self, night: Night, dawn: Dawn) -> None:
+        """Once every decision of its stage has landed (`settles`)."""
+
+    def result(self, night: Night, dd: DecisionDef, target: int,
+               protected: Collection[int]) -> str:
+        """What it answers its maker of `target` ('' for an act that answers nothing)."""
+        return ""
+
+    def aim(self, night: Night, side: str, targets: list[int], black: set[int],
+            red: set[int]) -> list[int]:
+        """The seats an informed bot of `side` aims at among `targets`, knowing the seats its
+        side's checks found `black` and `red` (empty: any of them)."""
+        return []
+
+
+def _known_or_other(night: Night, side: str, targets: list[int],
+                    black: set[int]) -> list[int]:
+    """The city aims at the seats its checks found black; every other side at the others."""
+    if side == "city":
+        return [t for t in targets if t in black]
+    team_of, roles = night.fmt.team_of, night.roles
+    return [t for t in targets if team_of[roles[t]] != side]
+
+
+class Kill(ActRule):
+    """The target is attacked: he dies at dawn unless saved (or he turns, or takes others)."""
+
+    def land(self, night: Night, dawn: Dawn, dd: DecisionDef, seat: int, target: int | None,
+             mode: str, timed_out: bool) -> None:
+        d, t = dd.id, target
+        if t is None and dd.follows:
+            order = night.decided.get(dd.follows)
+            if order and order.target is not None and night.actor(dd.follows) is not None:
+                t = order.target
+                night._fx.append(E.Decided(d, t, default=True))
+        if t is None and timed_out and d in night.rules.defaults:
+            t = night.first_target(d, seat, mode, outside=night.rules.maker[d][1])
+            night._fx.append(E.Decided(d, t, default=True))
+        if t is not None:
+            if d in night.rules.shots:
+                night.shots[d] = night.shots.get(d, 0) + 1
+            if night.alive[t]:
+                dawn.attack(t, dd.label, seat)
+
+    def aim(self, night: Night, side: str, targets: list[int], black: set[int],
+            red: set[int]) -> list[int]:
+        return _known_or_other(night, side, targets, black)
+
+
+class Save(ActRule):
+    """Every attack on the target is cancelled."""
+
+    def land(self, night: Night, dawn: Dawn, dd: DecisionDef, seat: int, target: int | None,
+             mode: str, timed_out: bool) -> None:
+        d, t = dd.id, target
+        if t is None and timed_out and d in night.rules.defaults:
+            t = night.first_target(d, seat, mode)
+            if t is not None:
+                night._fx.append(E.Decided(d, t, default=True))
+        if t is not None:
+            dawn.saved.add(t)
+            if t == seat:
+                night.saved_self.add(d)
+            night.saved_before.setdefault(d, set()).add(t)
+
+    def aim(self, night: Night, side: str, targets: list[int], black: set[int],
+            red: set[int]) -> list[int]:
+        return [t for t in targets if t in red]
+
+
+class Protect(ActRule):
+    """A check of the target at dawn shows red."""
+
+    def land(self, night: Night, dawn: Dawn, dd: DecisionDef, seat: int, target: int | None,
+             mode: str, timed_out: bool) -> None:
+        if target is not None:
+            dawn.protected.add(target)
+
+    def aim(self, night: Night, side: str, targets: list[int], black: set[int],
+            red: set[int]) -> list[int]:
+        team_of, roles = night.fmt.team_of, night.roles
+        return [t for t in targets if team_of[roles[t]] == side]
+
+
+class Block(ActRule):
+    """The target's own decisions are void tonight (a role a format exempts excepted)."""
+
+    def land(self, night: Night, dawn: Dawn, dd: DecisionDef, seat: int, target: int | None,
+             mode: str, timed_out: bool) -> None:
+        if target is not None and night.roles[target] not in night.rules.unblockable:
+            dawn.blocked.add(target)
+
+
+class Check(ActRule):
+    """The maker learns black or red (red for a seat protected tonight, at dawn)."""
+
+    def land(self, night: Night, dawn: Dawn, dd: DecisionDef, seat: int, target: int | None,
+             mode: str, timed_out: bool) -> None:
+        if target is not None:
+            night._show(dd.id, target, mode, seat, dawn.protected)
+
+    def result(self, night: Night, dd: DecisionDef, target: int,
+               protected: Collection[int]) -> str:
+        return "red" if target in protected else night.rules.looks[night.roles[target]]
+
+    def aim(self, night: Night, side: str, targets: list[int], black: set[int],
+            red: set[int]) -> list[int]:
+        return [t for t in targets if t not in black and t not in red]
+
+
+class Search(Check):
+    """The maker learns whether the target holds one of the roles the decision seeks."""
+
+    def result(self, night: Night, dd: DecisionDef, target: int,
+               protected: Collection[int]) -> str:
+        return dd.found if night.roles[target] in dd.seeks else "no"
+
+    def aim(self, night: Night, side: str, targets: list[int], black: set[int],
+            red: set[int]) -> list[int]:
+        return _known_or_other(night, side, targets, black)
+
+
+class Witness(ActRule):
+    """The maker learns who came to kill at the target."""
+
+    def land(self, night: Night, dawn: Dawn, dd: DecisionDef, seat: int, target: int | None,
+             mode: str, timed_out: bool) -> None:
+        if target is not None:
+            night._fx.append(E.Witness(target, tuple(dawn.came.get(target, ())),
+                                       audience=seat))
+
+
+class Order(ActRule):
+    """Names the seat its side's kill hits when the killer does not choose (read by the
+    kill's `follows`)."""
+
+    def aim(self, night: Night, side: str, targets: list[int], black: set[int],
+            red: set[int]) -> list[int]:
+        return _known_or_other(night, side, targets, black)
+
+
+Kill("kill", Stage.LAND, kills=True, harms=True, default_option="default_kill")
+Save("save", Stage.LAND, saves=True, default_option="auto_save")
+Protect("protect", Stage.LAND)
+Block("block", Stage.BLOCK)
+Check("check", Stage.SHOW, shows=True)
+Search("search", Stage.SHOW, order=1, shows=True)
+Witness("witness", Stage.WITNESS)
+Order("order", Stage.READ, harms=True)
+
+#: Every act by name: the one registry the roles name their decisions' acts from.
+ACT: Final[dict[str, ActRule]] = {a.name: a for a in _MADE}
