@@ -127,5 +127,6 @@ def load() -> ModuleType:
             raise RuntimeError(f"npm ci of the emulator failed: {proc.stderr[-500:]}")
     if str(CACHE) not in sys.path:
         sys.path.insert(0, str(CACHE))
-    import pico_host as host
+    import importlib
+    host: ModuleType = importlib.import_module("pico_host")
     return host

@@ -275,7 +275,7 @@ def bench_idle(seconds: float, as_json: bool = False) -> dict[str, Any]:
     return fig
 
 
-BENCHES: dict[str, Callable[[argparse.Namespace], None]] = {
+BENCHES: dict[str, Callable[[argparse.Namespace], object]] = {
     "rules": lambda a: bench_rules(a.seconds, a.json),
     "firmware": lambda a: bench_firmware(a.presses, a.json),
     "table": lambda a: bench_table(a.presses, a.json),

@@ -101,7 +101,7 @@ class _FloorPath:
         self.work: queue.Queue[tuple[int, int]] = queue.Queue()
         owner = self
 
-        class Proto(serial.threaded.Protocol):  # type: ignore[misc]
+        class Proto(serial.threaded.Protocol):
             text = b""          # a "#<work us> <io us>\n" answer to q, perhaps in pieces
 
             def data_received(self, data: bytes) -> None:

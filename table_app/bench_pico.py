@@ -150,7 +150,8 @@ print("RINGS", costs[len(costs) // 2][0], costs[len(costs) // 2][1])
 
 
 def _run(board: Any, code: str) -> list[str]:
-    return board.exec(code, timeout=BOARD_TIMEOUT).splitlines()
+    out: str = board.exec(code, timeout=BOARD_TIMEOUT)
+    return out.splitlines()
 
 
 def _last(lines: list[str], tag: str) -> list[float]:

@@ -183,7 +183,7 @@ class _Gone(Exception):
     """The port went away under us (the controller reset, or the cable was pulled)."""
 
 
-def _frames(ser: Any, decoder: pl.Decoder) -> list[tuple[int, int, bytes]]:
+def _frames(ser: Any, decoder: pl.Decoder) -> list[tuple[int, int, bytearray]]:
     import serial
     try:
         data = ser.read(256)

@@ -148,7 +148,8 @@ def demo(args: Any) -> int:
             wait = 0.05 if nxt is None else max(0.0, min(0.05, (nxt - now) / args.speed))
             if not app.step(wait):
                 break
-        table = app.table                               # type: ignore[assignment]
+        assert app.table is not None                    # the game the run opened
+        table = app.table
     result = outcome(table)
     print("OUTCOME " + json.dumps(result))
     if args.script_out:
@@ -393,7 +394,7 @@ def play(args: Any) -> int:
             from .screen.model import t
             _host_language(args, app)
             for key, detail in notices:        # a game goes on: the host reads them there
-                table._note(f"{t(key, table.cfg.lang)}: {detail}")
+                table.note(f"{t(key, table.cfg.lang)}: {detail}")
     except BaseException:
         app.close()
         pads.close()
@@ -469,7 +470,8 @@ def play(args: Any) -> int:
             watchdog.beat(now)
             if now >= next_frame or events:  # at most 30 frames a second, and only changes
                 next_frame = now + frame
-                table = app.table           # type: ignore[assignment]
+                table = app.table
+                assert table is not None    # the loop runs once a game is open
                 table.on_effects = totals
                 view = host_view(table, Names(names), totals.last, now=app.clock.now())
                 if recorder is not None and table.stage == "over":

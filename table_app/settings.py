@@ -167,7 +167,7 @@ def _folder(p: Path, v: Any, key: str) -> str | None:
     try:
         there = folder is None or Path(folder).is_dir()
     except OSError as exc:       # a name too long, a folder that cannot be looked into
-        raise SettingsError(f"{p}: {key}: {folder[:80]}... cannot be a folder here "
+        raise SettingsError(f"{p}: {key}: {(folder or '')[:80]}... cannot be a folder here "
                             f"({exc.strerror or exc})") from None
     if not there:
         raise SettingsError(f"{p}: {key}: no folder at {folder}")

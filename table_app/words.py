@@ -40,7 +40,8 @@ def plural_rule(lang: str) -> Callable[[int], str]:
     """The language's plural category of a number (CLDR's rules, from Babel): "one",
     "few", "many" or "other"."""
     from babel import Locale
-    return Locale.parse(lang).plural_form     # type: ignore[no-any-return]
+    form: Callable[[float], str] = Locale.parse(lang).plural_form
+    return form
 
 
 @cache

@@ -1,4 +1,6 @@
-"""The linters run as part of the test command: ruff over the project, mypy strict on the rules."""
+"""The linters run as part of the test command: ruff over the project, mypy strict on the
+whole app (the rules, the table, the pads, the screen, the records, the tools), and mypy's
+stubtest holding the firmware modules' type stubs to the modules."""
 
 from __future__ import annotations
 
@@ -18,6 +20,19 @@ def test_ruff() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def test_mypy_strict_on_the_rules() -> None:
+def test_mypy_strict_on_the_whole_app() -> None:
+    import tomllib
+    files = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["files"]
+    assert files == ["table_app"]
     proc = _run(sys.executable, "-m", "mypy")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "no issues found" in proc.stdout
+
+
+def test_the_firmware_stubs_match_the_modules() -> None:
+    """padlink.py and ringdraw.py run on the Pico's MicroPython, so their types are in stubs
+    beside them: every name a stub declares exists in the module, with the same arguments
+    (what the stubs leave out, the firmware's own internals, is not asked for)."""
+    proc = _run(sys.executable, "-m", "mypy.stubtest", "firmware_bridge.padlink",
+                "firmware_bridge.ringdraw", "--ignore-missing-stub")
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -68,10 +68,10 @@ class Released:
 
 @dataclass(frozen=True, slots=True)
 class Moved:
-    """A short press moved the seat's cursor to `cursor`."""
+    """A short press moved the seat's cursor to `cursor` (None: on "nobody")."""
 
     seat: int
-    cursor: int
+    cursor: int | None
     t: float
 
 

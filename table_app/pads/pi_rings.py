@@ -117,7 +117,7 @@ def open_spi(wiring: RingWiring, levels: Callable[[], int] | None = None,
         spi = MockSpi(levels)
     else:
         try:
-            import spidev  # type: ignore[import-not-found]  # (no stubs; apt or PyPI)
+            import spidev  # (no stubs: pyproject.toml's mypy takes it as untyped)
         except ImportError as exc:
             raise OSError("rings on the Pi's pins need py-spidev (apt install "
                           "python3-spidev, or pip install spidev)") from exc

@@ -272,14 +272,14 @@ class SerialPads(PadBackend):
         self._decoder = pl.Decoder()
         owner = self
 
-        class Proto(serial.threaded.Protocol):  # type: ignore[misc]
+        class Proto(serial.threaded.Protocol):
             def data_received(self, data: bytes) -> None:
                 owner._received(data)
 
             def connection_lost(self, exc: BaseException | None) -> None:
                 pass        # an unplugged cable: the supervisor sees the reader stop
 
-        class Reader(serial.threaded.ReaderThread):  # type: ignore[misc]
+        class Reader(serial.threaded.ReaderThread):
             def run(self) -> None:
                 # an unplugged cable can fail in pyserial's ioctl as a plain OSError (EIO),
                 # which its reader does not catch: the same end of the link, quietly
@@ -393,7 +393,7 @@ class SerialPads(PadBackend):
             return
         self._write(self._after_held(pl.ack_frame(seq, link.key)))
 
-    def _after_held(self, data: bytes) -> bytes:
+    def _after_held(self, data: bytes | bytearray) -> bytes | bytearray:
         # the acks held back go first, in the same write (called under link.lock)
         held = self.link.held
         if not held:
@@ -402,7 +402,7 @@ class SerialPads(PadBackend):
         held.clear()
         return data
 
-    def _write(self, data: bytes) -> None:
+    def _write(self, data: bytes | bytearray) -> None:
         reader = self.reader
         if reader is None:
             return
@@ -448,10 +448,11 @@ class SerialPads(PadBackend):
                         link.sender.rekey(link.key)
                     link.hello_seen.set()
                     continue
-                body = pl.opened(link.key, kind, seq, body)
-                if body is None:             # a wrong or missing MAC: forged, or stale
+                opened = pl.opened(link.key, kind, seq, body)
+                if opened is None:           # a wrong or missing MAC: forged, or stale
                     self.stats["bad_frames"] += 1
                     continue
+                body = opened
                 if kind == pl.ACK and body:
                     if link.sender.ack(body[0]):
                         nxt = link.sender.due(int(now * 1000))

@@ -109,9 +109,9 @@ class SimPads(PadBackend):
                     return True
             return False
         if ev.type == pygame.MOUSEBUTTONDOWN and ev.button == 1:
-            seat = self.seat_at(ev.pos)
-            if seat is not None:
-                self.mouse_seat = seat
+            at = self.seat_at(ev.pos)
+            if at is not None:
+                self.mouse_seat = seat = at
                 self._press(seat, True)
                 return True
         if ev.type == pygame.MOUSEBUTTONUP and ev.button == 1 and self.mouse_seat is not None:

@@ -76,10 +76,10 @@ class Rated:
 
 def rating(games: list[GameRecord]) -> list[Rated]:
     """Everyone's rating after `games`, best first."""
-    from openskill.models import PlackettLuce
+    from openskill.models import PlackettLuce, PlackettLuceRating
 
     model = PlackettLuce()
-    now: dict[str, object] = {}
+    now: dict[str, PlackettLuceRating] = {}
     played: dict[str, int] = defaultdict(int)
     for g in sorted(games, key=lambda g: (g.ended, g.id)):
         sides: dict[str, list[str]] = defaultdict(list)
@@ -94,13 +94,13 @@ def rating(games: list[GameRecord]) -> list[Rated]:
             continue                         # nothing to compare
         names = list(sides)
         teams = [[now.setdefault(n, model.rating(name=n)) for n in sides[t]] for t in names]
-        ranks = [1 if won[t] else 2 for t in names]
+        ranks: list[float] = [1 if won[t] else 2 for t in names]
         new = model.rate(teams, ranks=ranks)
-        for t, team in zip(names, new, strict=True):
-            for n, r in zip(sides[t], team, strict=True):
+        for name, rated in zip(names, new, strict=True):
+            for n, r in zip(sides[name], rated, strict=True):
                 now[n] = r
                 played[n] += 1
-    out = [Rated(n, r.mu, r.sigma, played[n]) for n, r in now.items()]  # type: ignore[attr-defined]
+    out = [Rated(n, r.mu, r.sigma, played[n]) for n, r in now.items()]
     return sorted(out, key=lambda r: (-r.ordinal, r.name))
 
 

@@ -13,11 +13,11 @@ import io
 import json
 import os
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
@@ -184,18 +184,23 @@ def default_url() -> str:
     return f"sqlite:///{state_dir() / 'records.sqlite'}"
 
 
-def _db_errors(method: Any) -> Any:
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _db_errors(method: Callable[Concatenate[Records, P], R]
+               ) -> Callable[Concatenate[Records, P], R]:
     """A database that fails under a method (locked by another program, damaged, gone) is a
     RecordsError, which the table catches, never a traceback."""
     import functools
 
-    @functools.wraps(method)
-    def wrapped(self: Records, *args: Any, **kwargs: Any) -> Any:
+    def wrapped(self: Records, /, *args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return method(self, *args, **kwargs)
         except (sa.exc.SQLAlchemyError, OSError) as e:
             raise RecordsError(f"the records at {safe_url(self.url)} failed: "
                                f"{_short(e)}") from None
+    functools.update_wrapper(wrapped, method)     # its name and docstring
     return wrapped
 
 
@@ -256,7 +261,9 @@ class Records:
         found = c.execute(sa.select(players.c.id).where(players.c.name == name)).first()
         if found:
             return int(found[0])
-        return int(c.execute(players.insert().values(name=name)).inserted_primary_key[0])
+        key = c.execute(players.insert().values(name=name)).inserted_primary_key
+        assert key is not None           # an insert into a table with an id gives one
+        return int(key[0])
 
     @_db_errors
     def rename(self, old: str, new: str) -> None:

@@ -149,12 +149,13 @@ def host_view(table: Table, names: Names | None = None,
     elif table.paused:
         pending = "resume"
     captions = tuple(c.text for c in table.captions[-2:])
-    calling, missing, deal_roles = "", (), ()
+    calling = ""
+    missing: tuple[str, ...] = ()
+    deal_roles: tuple[str, ...] = ()
     if table.stage == "register" and table.calls_started:
-        from ..table.deal import called_roles, missing_roles
         calling = table.registering[0] if table.registering else ""
-        missing = missing_roles(table)
-        deal_roles = called_roles(table)
+        missing = table.dealing.missing_roles()
+        deal_roles = table.dealing.called_roles()
     # a card deal: what each seat registered is the host's to see
     if table.stage == "register":
         seats = tuple(replace(sv, role=table.registered.get(sv.seat, "")) for sv in seats)

@@ -262,9 +262,10 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     # commands: the bottom rows are touch buttons, two by two (four in a row left 64 px:
     # "Пропустить", "გამოტოვება" were 10 px); after a game only what still means
     # something (a next game, asked twice: it deals at once; or new players)
-    row = [("start", ("start",)),
-           ("resume" if pub.paused else "pause", ("resume",) if pub.paused else ("pause",)),
-           ("skip", ("skip",)), ("undo", ("undo",))]
+    row: list[tuple[str, tuple[str, ...]]] = [
+        ("start", ("start",)),
+        ("resume" if pub.paused else "pause", ("resume",) if pub.paused else ("pause",)),
+        ("skip", ("skip",)), ("undo", ("undo",))]
     if pub.phase == "over":
         row = [("next_game", ("confirm", "start")), ("new_players", ("setup",))]
     elif view.pending == "call":
@@ -306,8 +307,9 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
             buttons.append(_button(p, surf, rect, cmd, role_name(role, lang)))
     elif selected is not None and pub.phase != "over":     # a finished game has no fouls
         sel = str(selected)
-        seat_row = [("foul", ("foul", sel)), ("disqualify", ("confirm", "disqualify", sel)),
-                    ("act", ("act", sel))]
+        seat_row: list[tuple[str, tuple[str, ...]]] = [
+            ("foul", ("foul", sel)), ("disqualify", ("confirm", "disqualify", sel)),
+            ("act", ("act", sel))]
         p.text(surf, f"#{selected}", (x, 436), 16, TEXT, True)
         for i, (key, cmd) in enumerate(seat_row):
             buttons.append(_button(p, surf, (x + 36 + i * 89, 428, 86, 40), cmd, t(key, lang)))

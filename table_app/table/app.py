@@ -152,7 +152,7 @@ class TableApp:
             return None
         assert self.table is not None
         for note in self.journal.notes:
-            self.table._note(note)
+            self.table.note(note)
         if self.table.stage != "over":
             if "disk" in self.table.pause_reasons:   # killed while the disk was full
                 self.feed(Host(("disk", "ok")))
@@ -251,7 +251,7 @@ class TableApp:
                     if inp is not None:
                         self.table.handle(inp, float(e["t"]))
                 except Exception as exc:     # quarantined: the game goes on without it
-                    self.table._note(f"journal entry {i + 1} left out: {type(exc).__name__}: "
+                    self.table.note(f"journal entry {i + 1} left out: {type(exc).__name__}: "
                                      f"{exc}")
         finally:
             self.gate.muted = False
@@ -297,7 +297,7 @@ class TableApp:
         if self.full_at is None:
             self.full_at = now
             # short, to be read at a glance on the host's screen; the detail on stderr
-            self.table._tell("disk_full")
+            self.table.tell("disk_full")
             print(f"table-app: {e}; the game is paused", file=sys.stderr)
             # applied before it is durable, the one exception: nothing else is applied
             # until it is, and a restart (which lacks it) is at the same point of the game
@@ -319,7 +319,7 @@ class TableApp:
             return False
         self.entries.append(end)
         self.full = self.full_at = None
-        self.table._tell("disk_ok")
+        self.table.tell("disk_ok")
         self.table.handle(Host(("disk", "ok")), now)
         for watch in self.observers:
             watch(self.table)
@@ -364,7 +364,7 @@ class TableApp:
                 if e["cmd"][0] == "skip" and any(
                         x.get("k") not in AFTER_SKIP for x in self.entries[i + 1:]):
                     assert self.table is not None
-                    self.table._tell("undo_skip_late")
+                    self.table.tell("undo_skip_late")
                     return
                 entry = {"t": now, "k": "undo", "undo": i}
                 try:

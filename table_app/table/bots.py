@@ -69,7 +69,7 @@ class TableBots:
             host.append(("start",))
         if table.stage == "deal":
             seat = table.viewer
-            key = ("view", seat)
+            key: tuple[object, ...] = ("view", seat)
             if self.plans.get(seat) != key and 1 <= seat <= table.cfg.players:
                 self.plans[seat] = key
                 self._press_for(seat, now + THINK, HOLD)

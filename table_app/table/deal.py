@@ -3,128 +3,174 @@ same fixed time whatever the role (app deal), or the host's cards register role 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..pads.rings import RoleCard
+from ..pads.rings import Dark, RoleCard
 from ..rules import actions as A
 from ..rules import deal_from_seed
 from ..rules.engine import composition_error
 from ..rules.roles import ROLE
 from ..sound.catalogue import num
-
-if TYPE_CHECKING:
-    from .core import Table
+from .context import TableContext
+from .kinds import TableStage, Timed
 
 VIEW_TURN = 5.0     # each seat's turn to see his role: the same for every role
 REGISTER_TURN = 10.0
 
 
-class Dealing:
-    """The table's deal, before night 1 (a part of `Table`)."""
+class DealFlow:
+    """The table's deal, before night 1: whose turn it is to look, or which role's cards
+    are called and who pressed for them."""
+
+    def __init__(self, ctx: TableContext) -> None:
+        self.ctx = ctx
+        self.viewer = 0              # app deal: whose turn it is to look at his role
+        self.registering: list[str] = []
+        self.calls_started = False   # a card deal: the host said the cards are dealt
+        self.registered: dict[int, str] = {}
 
     # -- starting ------------------------------------------------------------------------
-    def begin(self: Table) -> None:
+    def begin(self) -> None:
         """The city falls asleep; then the deal (each seat in turn sees his role) or the
         card registration."""
-        self.questions.new_phase("deal")
-        self.panel.set_cap(self.cfg.night_cap)
-        self.say(["city_sleeps"])
-        if self.cfg.deal == "cards":
+        ctx, cfg = self.ctx, self.ctx.cfg
+        ctx.questions.new_phase("deal")
+        ctx.panel.set_cap(cfg.night_cap)
+        ctx.say(["city_sleeps"])
+        if cfg.deal == "cards":
             # the host deals the cards first: the calling waits for his "call roles"
-            self.stage = "register"
-            self._tell("cards_deal")
+            ctx.stage = TableStage.REGISTER
+            ctx.tell("cards_deal")
             return
-        roles = self.cfg.roles or deal_from_seed(self.cfg.fmt, self.cfg.players,
-                                                 self.cfg.seed).roles
-        self._apply(A.Deal(tuple(roles)))
-        self.writer.deal(roles)
-        self.stage = "deal"
+        roles = cfg.roles or deal_from_seed(cfg.fmt, cfg.players, cfg.seed).roles
+        ctx.apply(A.Deal(tuple(roles)))
+        ctx.writer.deal(roles)
+        ctx.stage = TableStage.DEAL
         self.viewer = 0
         self._next_viewer()
 
-    def _next_viewer(self: Table) -> None:
+    def ready(self, note: str) -> None:
+        self.ctx.stage = TableStage.READY
+        self.ctx.timers.stop()
+        self.ctx.tell(note)
+
+    def host_start(self) -> None:
+        """The host starts the game during the viewing: it moves on at once."""
+        if self.ctx.stage is TableStage.DEAL:
+            if self.viewer:
+                self.ctx.panel.show(self.viewer, Dark())
+            self.ready("host_started")
+
+    # -- an app deal: each seat looks in turn ----------------------------------------------
+    def pressed(self, seat: int) -> None:
+        stage = self.ctx.stage
+        if stage is TableStage.DEAL and seat == self.viewer:
+            self.ctx.panel.show(seat, self._role_card(seat))
+        elif stage is TableStage.REGISTER and self.registering:
+            self._register(seat)
+
+    def released(self, seat: int) -> None:
+        if self.ctx.stage is TableStage.DEAL and seat == self.viewer:
+            self.ctx.panel.show(seat, Dark())
+
+    def view_over(self) -> None:
+        """A seat's turn to look ran out."""
+        self.ctx.panel.show(self.viewer, Dark())
+        self._next_viewer()
+
+    def _next_viewer(self) -> None:
         self.viewer += 1
-        if self.viewer > self.cfg.players:
-            self._ready("seen_all")
+        if self.viewer > self.ctx.cfg.players:
+            self.ready("seen_all")
             return
-        self.say(["hold_to_see", num(self.viewer)])
-        self.timers.start("view", VIEW_TURN, self.now)
+        self.ctx.say(["hold_to_see", num(self.viewer)])
+        self.ctx.start(Timed.VIEW, VIEW_TURN)
 
-    def _ready(self: Table, note: str) -> None:
-        self.stage = "ready"
-        self.timers.stop()
-        self._tell(note)
+    def _role_card(self, seat: int) -> RoleCard:
+        role = self.ctx.game.roles[seat]
+        return RoleCard(self.ctx.cfg.fmt.team_of[role], ROLE[role].card)
 
-    def call(self: Table, role: str | None = None) -> None:
+    # -- a card deal: each role's cards register --------------------------------------------
+    def call(self, role: str | None = None) -> None:
         """The host's "call roles" (every role in the format's order, once the cards are
         dealt), or one role called again: a missed call, its cards pressed for in a new
         turn of the same length."""
-        if self.stage != "register":
+        if self.ctx.stage is not TableStage.REGISTER:
             return
         if role is None:
             if self.calls_started:
                 return
             self.calls_started = True
-            self.notes_from = len(self.log)       # "deal the cards" is done
-            self.registering = list(called_roles(self))
+            self.ctx.notes_from = len(self.ctx.log)       # "deal the cards" is done
+            self.registering = list(self.called_roles())
         else:
-            if not self.calls_started or role not in missing_roles(self):
+            if not self.calls_started or role not in self.missing_roles():
                 raise ValueError(f"no {role} card is missing")
             self.registering = [role] + [r for r in self.registering if r != role]
         self._next_registration()
 
-    def _next_registration(self: Table) -> None:
+    def register_over(self) -> None:
+        """A role's turn to press ran out."""
+        self.registering.pop(0)
+        self._next_registration()
+
+    def assign(self, seat: int, role: str) -> None:
+        """The host gives a seat its role at a card deal (a card nobody pressed for)."""
+        if self.ctx.stage is not TableStage.REGISTER:
+            raise ValueError("no card deal is registering")
+        if role not in self.ctx.cfg.fmt.roles:
+            raise ValueError(f"the {self.ctx.cfg.fmt.id} format has no role '{role}'")
+        self.registered[seat] = role
+        if not self.registering:
+            self._finish_registration()
+
+    def _next_registration(self) -> None:
         if not self.registering:
             self._finish_registration()
             return
-        self.say([ROLE[self.registering[0]].clip, "press_button"])
-        self.timers.start("register", REGISTER_TURN, self.now)
+        self.ctx.say([ROLE[self.registering[0]].clip, "press_button"])
+        self.ctx.start(Timed.REGISTER, REGISTER_TURN)
 
-    def _finish_registration(self: Table) -> None:
+    def _finish_registration(self) -> None:
         """Every role was called: deal what the seats pressed, once it is the format's
         composition; until then the host assigns the missing roles by seat."""
+        ctx, cfg = self.ctx, self.ctx.cfg
         roles = tuple(self.registered.get(seat, self._plain_role())
-                      for seat in range(1, self.cfg.players + 1))
-        why = composition_error(self.cfg.fmt, self.cfg.players, roles)
+                      for seat in range(1, cfg.players + 1))
+        why = composition_error(cfg.fmt, cfg.players, roles)
         if why:
             # the roles themselves are on the host's screen ("missing: ..."), by touch
-            self._tell("register_missing")
-            if not missing_roles(self):           # (a deal wrong some other way)
-                self._note(f"registration: {why}")
+            ctx.tell("register_missing")
+            if not self.missing_roles():           # (a deal wrong some other way)
+                ctx.note(f"registration: {why}")
             return
-        self._apply(A.Deal(roles))
-        self.writer.deal(roles)
-        self._ready("registered")
+        ctx.apply(A.Deal(roles))
+        ctx.writer.deal(roles)
+        self.ready("registered")
 
-    def _plain_role(self: Table) -> str:
+    def _plain_role(self) -> str:
         """The role of a seat that pressed for nothing at a card deal."""
-        return next(r for r in self.cfg.fmt.role_order if ROLE[r].plain)
+        return next(r for r in self.ctx.cfg.fmt.role_order if ROLE[r].plain)
 
-    def _role_card(self: Table, seat: int) -> RoleCard:
-        role = self.game.roles[seat]
-        return RoleCard(self.cfg.fmt.team_of[role], ROLE[role].card)
-
-    def _register(self: Table, seat: int) -> None:
+    def _register(self, seat: int) -> None:
         role = self.registering[0]
-        want = self.cfg.fmt.composition[self.cfg.players].get(role, 0)
+        want = self.ctx.cfg.fmt.composition[self.ctx.cfg.players].get(role, 0)
         taken = sum(1 for r in self.registered.values() if r == role)
         if seat in self.registered or taken >= want:
             return
         self.registered[seat] = role
 
+    def called_roles(self) -> tuple[str, ...]:
+        """At a card deal, every role that is called, once each, in the format's order."""
+        fmt = self.ctx.cfg.fmt
+        want = fmt.composition[self.ctx.cfg.players]
+        return tuple(r for r in fmt.role_order if want.get(r) and not ROLE[r].plain)
 
-def called_roles(table: Table) -> tuple[str, ...]:
-    """At a card deal, every role that is called, once each, in the format's order."""
-    want = table.cfg.fmt.composition[table.cfg.players]
-    return tuple(r for r in table.cfg.fmt.role_order if want.get(r) and not ROLE[r].plain)
-
-
-def missing_roles(table: Table) -> tuple[str, ...]:
-    """At a card deal, the roles no seat has pressed for yet (a role twice if two are
-    missing), in the format's order."""
-    want = table.cfg.fmt.composition[table.cfg.players]
-    got: dict[str, int] = {}
-    for role in table.registered.values():
-        got[role] = got.get(role, 0) + 1
-    return tuple(r for r in table.cfg.fmt.role_order if not ROLE[r].plain
-                 for _ in range(want.get(r, 0) - got.get(r, 0)))
+    def missing_roles(self) -> tuple[str, ...]:
+        """At a card deal, the roles no seat has pressed for yet (a role twice if two are
+        missing), in the format's order."""
+        fmt = self.ctx.cfg.fmt
+        want = fmt.composition[self.ctx.cfg.players]
+        got: dict[str, int] = {}
+        for role in self.registered.values():
+            got[role] = got.get(role, 0) + 1
+        return tuple(r for r in fmt.role_order if not ROLE[r].plain
+                     for _ in range(want.get(r, 0) - got.get(r, 0)))

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from ..pads import PadPanel
 from ..pads.grammar import COUNT
 from ..pads.rings import Picture
+from .kinds import Ask
 
 
 def cursor_places(eligible: Sequence[int]) -> list[int | None]:
@@ -40,12 +41,23 @@ def start_cursor(seed: int, phase: str, seat: int, number: int,
 class Question:
     """One question on one pad."""
 
-    what: str                       # a decision, "mode:<decision>", speech, ballot, removeall, take
+    ask: Ask
     eligible: tuple[int, ...]
     kind: str = "pick"              # pick, vote, yesno
     picture: Picture | None = None  # shown until the first press (a speech's countdown)
+    decision: str = ""              # a night decision's (or its mode's) script word
     mode: str = ""                  # the decision's mode, once chosen
     seeded: bool = True             # the cursor starts at a drawn seat (else on nobody)
+
+    @property
+    def what(self) -> str:
+        """The question as one word, as records and the bots name it: a decision's word,
+        `mode:<decision>`, or the ask (speech, ballot, removeall, take)."""
+        if self.ask is Ask.DECISION:
+            return self.decision
+        if self.ask is Ask.MODE:
+            return f"mode:{self.decision}"
+        return str(self.ask)
 
 
 class Questions:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .kinds import Timed
+
 TICKS_FROM = 10     # the last seconds of a speech tick
 
 
@@ -15,7 +17,7 @@ TICKS_FROM = 10     # the last seconds of a speech tick
 class Timer:
     """One timer: what it times, its length and when it runs out."""
 
-    what: str               # window, speech, vote, removeall, take, dawn, dusk, register, view
+    what: Timed
     seconds: float
     deadline: float
     ticks: bool = False     # tick in the last 10 s, warn at 10 s, buzz at 0
@@ -30,7 +32,7 @@ class Timers:
         self.paused = False
         self.left_when_paused = 0.0
 
-    def start(self, what: str, seconds: float, now: float, ticks: bool = False) -> None:
+    def start(self, what: Timed, seconds: float, now: float, ticks: bool = False) -> None:
         self.timer = Timer(what, seconds, now + seconds, ticks,
                            now + max(0.0, seconds - TICKS_FROM))
 
