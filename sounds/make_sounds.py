@@ -25,11 +25,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from table_app.sound.catalogue import LANGS, catalogue  # noqa: E402
+from table_app.words import language  # noqa: E402
 
 RATE = 22050
 TARGET_RMS_DB = -20.0
 PEAK_DB = -1.0
-VOICES = {"ka": "ka", "en": "en-gb", "uz": "uz", "ru": "ru"}
 
 
 def db(x: float) -> float:
@@ -77,7 +77,7 @@ def encode(wav: Path, ogg: Path) -> None:
 
 def speak(lang: str, clip: str, text: str, tmp: Path, out_dir: Path) -> None:
     raw = tmp / f"{lang}-{clip}.wav"
-    subprocess.run(["espeak-ng", "-v", VOICES[lang], "-s", "150", "-w", str(raw), text],
+    subprocess.run(["espeak-ng", "-v", language(lang).voice, "-s", "150", "-w", str(raw), text],
                    check=True)
     samples, rate = read_wav(raw)
     fixed = tmp / f"{lang}-{clip}-n.wav"

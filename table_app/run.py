@@ -275,116 +275,137 @@ def _forget_presses(inbox: queue.Queue[Input]) -> None:
         inbox.put(inp)
 
 
-def play(args: Any) -> int:
-    """The table itself: pads (simulated without hardware), voice, the host's screen."""
-    import pygame
+class TableWindow:
+    """The table on the Pi's screen: its window, its pads (simulated beside the host's screen
+    without hardware), its voice, the setup screen, then the games, one loop that sleeps till
+    something happens (a key, a touch, a pad, a timer, a frame to draw)."""
 
-    from .pads.sim import SimPads
-    from .screen import Names, Screen, Totals, host_view
-    from .screen.display import Display
-    from .screen.public import PublicWindow
-    from .screen.setup import Setup, load_names, save_names
-    from .sound import SoundBoard
-    from .systemd import Watchdog, notify
-    from .table.host import HostKeys
+    def __init__(self, args: Any) -> None:
+        import pygame
 
-    journal = Path(args.journal or DEFAULT_JOURNAL)
-    inbox: queue.Queue[Input] = queue.Queue()
-    clock = MonotonicClock()
-    kind = args.pads
-    from .pads.factory import backend_kind
-    kind = backend_kind(kind)
-    # Ctrl-C (or kill -INT) always stops the table, even when it was started by something
-    # that ignores SIGINT for its children (a shell's `&`): SDL takes the signal over only
-    # where it is left at its default, and turns it into a quit
-    import signal
-    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-    pygame.init()
-    width = 800 + (480 if kind == "sim" else 0)
-    try:
-        display = Display(pygame, (width, 480), getattr(args, "fullscreen", False))
-    except pygame.error as exc:
-        raise _no_display(exc) from None
-    asked = os.environ.get("SDL_VIDEODRIVER", "")
-    if pygame.display.get_driver() in ("offscreen", "dummy") and not asked:
-        # SDL found no screen and drew into memory: a table nobody can see is no table
-        raise NoDisplay("no display found (no desktop session, and no console screen SDL "
-                        "could open): start it on the Pi's screen, or set "
-                        "SDL_VIDEODRIVER=dummy to run it headless on purpose")
-    pygame.display.set_caption("Mafia table")
-    host_area = display.canvas.subsurface((0, 0, 800, 480))
-    names = load_names()
-    watchdog = Watchdog()
-    wake = pygame.event.custom_type()
+        from .pads.factory import backend_kind
+        from .screen.setup import load_names
+        from .systemd import Watchdog
+        self.args = args
+        self.pygame = pygame
+        self.journal = Path(args.journal or DEFAULT_JOURNAL)
+        self.inbox: queue.Queue[Input] = queue.Queue()
+        self.clock = MonotonicClock()
+        self.kind = backend_kind(args.pads)
+        self.names = load_names()
+        self.watchdog = Watchdog()
+        self.recorder: Any = None
+        self.public: Any = None
+        self.pads: Any = None
+        self.app: TableApp | None = None
 
-    def sink(ev: Any) -> None:
-        inbox.put(ev)
+    # -- opening -------------------------------------------------------------------------
+    def open(self) -> None:
+        """The window, the pads and the voice; the journal's game, if one was running."""
+        pygame = self.pygame
+        # Ctrl-C (or kill -INT) always stops the table, even when it was started by something
+        # that ignores SIGINT for its children (a shell's `&`): SDL takes the signal over only
+        # where it is left at its default, and turns it into a quit
+        import signal
+
+        from .pads.sim import SimPads
+        from .screen.display import Display
+        from .sound import SoundBoard
+        if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+        pygame.init()
+        width = 800 + (480 if self.kind == "sim" else 0)
         try:
-            pygame.event.post(pygame.event.Event(wake))     # from a driver's thread: safe
-        except pygame.error:
-            pass
+            self.display = Display(pygame, (width, 480), getattr(self.args, "fullscreen", False))
+        except pygame.error as exc:
+            raise _no_display(exc) from None
+        asked = os.environ.get("SDL_VIDEODRIVER", "")
+        if pygame.display.get_driver() in ("offscreen", "dummy") and not asked:
+            # SDL found no screen and drew into memory: a table nobody can see is no table
+            raise NoDisplay("no display found (no desktop session, and no console screen SDL "
+                            "could open): start it on the Pi's screen, or set "
+                            "SDL_VIDEODRIVER=dummy to run it headless on purpose")
+        pygame.display.set_caption("Mafia table")
+        self.host_area = self.display.canvas.subsurface((0, 0, 800, 480))
+        wake = pygame.event.custom_type()
+        inbox = self.inbox
 
-    if kind == "sim":
-        pads: Any = SimPads(12, sink, clock, size=(480, 480),
-                            surface=display.canvas.subsurface((800, 0, 480, 480)))
-    else:
-        pads = make_pads(kind, 12, sink, clock)
-    # which button is whose, and how each ring is turned: as `table-app check` found them
-    pads.set_layout(getattr(args, "buttons", None), getattr(args, "rotation", None),
-                    getattr(args, "rings", None))
-    pads.start()
-    voice: Any
-    if args.silent:
-        voice = Captions(args.lang)
-    else:
-        voice = SoundBoard(args.lang, volume=args.volume, voice_pack=args.voice_pack,
-                           device=getattr(args, "audio_device", "") or None)
-        voice.start()
-    app = TableApp(pads, voice, clock, journal, inbox, GrammarConfig())
+        def sink(ev: Any) -> None:
+            inbox.put(ev)
+            try:
+                pygame.event.post(pygame.event.Event(wake))     # from a driver's thread: safe
+            except pygame.error:
+                pass
 
-    def pulse() -> None:
-        watchdog.beat(time.monotonic())
-        if kind != "sim" and hasattr(pads, "poll"):
-            pads.poll()
+        if self.kind == "sim":
+            self.pads = SimPads(12, sink, self.clock, size=(480, 480),
+                                surface=self.display.canvas.subsurface((800, 0, 480, 480)))
+        else:
+            self.pads = make_pads(self.kind, 12, sink, self.clock)
+        self._layout()
+        self.pads.start()
+        args = self.args
+        if args.silent:
+            self.voice: Any = Captions(args.lang)
+        else:
+            self.voice = SoundBoard(args.lang, volume=args.volume, voice_pack=args.voice_pack,
+                                    device=getattr(args, "audio_device", "") or None)
+            self.voice.start()
+        self.app = TableApp(self.pads, self.voice, self.clock, self.journal, inbox,
+                            GrammarConfig())
+        self.recorder = _record(args, self.app, lambda: self.names)
 
-    def choose(t0: Any, notices: list[tuple[str, str]]) -> Any:
+    def _layout(self) -> None:
+        # which button is whose, and how each ring is turned: as `table-app check` found them
+        args = self.args
+        self.pads.set_layout(getattr(args, "buttons", None), getattr(args, "rotation", None),
+                             getattr(args, "rings", None))
+
+    def _pulse(self) -> None:
+        self.watchdog.beat(time.monotonic())
+        if self.kind != "sim" and hasattr(self.pads, "poll"):
+            self.pads.poll()
+
+    def choose(self, t0: Any, notices: list[tuple[str, str]]) -> Any:
         """The setup screen: the next game's choices (None: the window was closed); the
         table's check when the host asks for it there, then the setup screen again."""
+        from .screen.setup import Setup, save_names
         while True:
-            if kind == "sim":
-                pads.draw()
-            setup = _setup_screen(pygame, display, host_area, Setup(
-                t0[0], t0[1], t0[2], t0[3], names, notices=notices), pulse)
+            if self.kind == "sim":
+                self.pads.draw()
+            setup = _setup_screen(self.pygame, self.display, self.host_area, Setup(
+                t0[0], t0[1], t0[2], t0[3], self.names, notices=notices), self._pulse)
             if setup is not None:
                 save_names(setup.names)
-                _forget_presses(inbox)
+                _forget_presses(self.inbox)
             if setup is None or not setup.check:
                 return setup
             t0, notices = (setup.fmt, setup.players, setup.lang, setup.deal), []
-            if hasattr(voice, "set_lang"):
-                voice.set_lang(setup.lang)
-            found = _check_screen(pygame, display, host_area, pads, kind, inbox, voice,
-                                  setup.lang, pulse)
+            if hasattr(self.voice, "set_lang"):
+                self.voice.set_lang(setup.lang)
+            found = _check_screen(self.pygame, self.display, self.host_area, self.pads,
+                                  self.kind, self.inbox, self.voice, setup.lang, self._pulse)
             if found is False:
                 return None
             if found is not True:               # saved: the table's layout from now on
-                args.buttons, args.rotation, args.rings = found
-            pads.set_layout(getattr(args, "buttons", None), getattr(args, "rotation", None),
-                            getattr(args, "rings", None))
+                self.args.buttons, self.args.rotation, self.args.rings = found
+            self._layout()
 
-    recorder = _record(args, app, lambda: names)
-    try:
+    def first_game(self) -> Table | None:
+        """The journal's game going on, or a new one chosen on the setup screen (None: the
+        host closed the window there)."""
+        app, args = self.app, self.args
+        assert app is not None
         table = app.resume(args.new)
         notices = [*getattr(args, "notices", []), *app.notices]
         _tell(notices)
         if table is None:
             if not args.format and not args.format_file:
-                setup = choose((getattr(args, "offer_format", None) or "yakuza",
-                                args.players or 12, args.lang, args.deal), notices)
+                setup = self.choose((getattr(args, "offer_format", None) or "yakuza",
+                                     args.players or 12, args.lang, args.deal), notices)
                 if setup is None:
-                    return 0
-                names = setup.names
+                    return None
+                self.names = setup.names
                 args.format, args.players, args.lang, args.deal = (setup.fmt, setup.players,
                                                                    setup.lang, setup.deal)
             table = app.start(args.format or "yakuza", args.players, args.lang, args.deal,
@@ -395,102 +416,152 @@ def play(args: Any) -> int:
             _host_language(args, app)
             for key, detail in notices:        # a game goes on: the host reads them there
                 table.note(f"{t(key, table.cfg.lang)}: {detail}")
-    except BaseException:
-        app.close()
-        pads.close()
-        raise
-    pads.clock = app.clock
-    totals = Totals()
-    table.on_effects = totals
-    keys = HostKeys(inbox.put)
-    screen = Screen(host_area)
-    public: PublicWindow | None = PublicWindow() if args.public_window else None
-    print(f"table-app: {table.cfg.fmt.title}, {table.cfg.players} players, pads: {pads.name}, "
-          f"journal: {journal}" + (" (resumed)" if app.resumed else ""))
-    frame = 1.0 / Screen.FPS
-    next_frame = 0.0
-    notify(f"READY=1\nSTATUS={table.cfg.fmt.title}, {table.cfg.players} players")
+        return table
+
+    # -- the loop ------------------------------------------------------------------------
+    def run(self, table: Table) -> None:
+        """The games, till the window is closed (or Ctrl-C)."""
+        from .screen import Screen, Totals
+        from .screen.public import PublicWindow
+        from .systemd import notify
+        from .table.host import HostKeys
+        app, pygame = self.app, self.pygame
+        assert app is not None
+        self.pads.clock = app.clock
+        self.totals = Totals()
+        table.on_effects = self.totals
+        self.keys = HostKeys(self.inbox.put)
+        self.screen = Screen(self.host_area)
+        self.public = PublicWindow() if self.args.public_window else None
+        print(f"table-app: {table.cfg.fmt.title}, {table.cfg.players} players, pads: "
+              f"{self.pads.name}, journal: {self.journal}"
+              + (" (resumed)" if app.resumed else ""))
+        next_frame = 0.0
+        notify(f"READY=1\nSTATUS={table.cfg.fmt.title}, {table.cfg.players} players")
+        try:
+            while True:
+                first = pygame.event.wait(max(1, int(self._wait() * 1000)))
+                events = ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get()
+                if any(e.type == pygame.QUIT for e in events):
+                    break
+                events = [e for e in map(self.display.event, events) if e is not None]
+                if not self._handle(events):
+                    break
+                app.drain()
+                if hasattr(self.voice, "update"):
+                    self.voice.update()
+                now = time.monotonic()
+                self.watchdog.beat(now)
+                if now >= next_frame or events:  # at most 30 frames a second, and changes
+                    next_frame = now + 1.0 / Screen.FPS
+                    self._draw()
+        except KeyboardInterrupt:
+            pass
+
+    def _wait(self) -> float:
+        # sleep until something happens: a key, a touch, a pad (its driver posts a wake), a
+        # timer, the next frame that must be drawn; an idle table costs next to nothing
+        assert self.app is not None
+        wait = self.app.wake_in()
+        if hasattr(self.voice, "busy") and self.voice.busy():
+            wait = min(wait, 0.05)
+        if self.kind == "sim" and self.pads.animating():
+            wait = min(wait, 0.1)
+        if self.watchdog.every is not None:
+            wait = min(wait, self.watchdog.every)
+        return wait
+
+    def _handle(self, events: list[Any]) -> bool:
+        """The window's events: the host's touches and keys, the room's window, the
+        simulated pads. False: the host closed the window (on the setup screen)."""
+        from .screen.public import PublicWindow
+        pygame = self.pygame
+        rest = []
+        for e in events:
+            if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and e.pos[0] < 800:
+                if not self._touch(e.pos):
+                    return False
+            elif e.type == pygame.KEYDOWN and e.unicode.lower() == "v":
+                # the room's own window, opened or closed: never the host's screen
+                if self.public is None:
+                    self.public = PublicWindow()
+                else:
+                    self.public.close()
+                    self.public = None
+            elif e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and \
+                    e.pos[0] >= 800:
+                rest.append(_on_pads(pygame, e))
+            elif not self.keys.handle_pygame(e):
+                rest.append(e)
+        if self.kind == "sim":
+            for e in rest:
+                self.pads.handle_event(e)
+        elif hasattr(self.pads, "poll"):
+            self.pads.poll()
+        return True
+
+    def _touch(self, pos: tuple[int, int]) -> bool:
+        """A tap on the host's screen; False: he closed the window on the setup screen."""
+        from .systemd import notify
+        app = self.app
+        assert app is not None and app.table is not None
+        self.totals.dismiss()                # the host taps on: the totals are read
+        cmd = self.screen.touch(pos)
+        self.screen.last = None
+        if cmd == ("setup",):
+            # the game is over: new players, or another format, from the setup screen; then
+            # the next game at this table
+            c = app.table.cfg
+            setup = self.choose((c.fmt.id, c.players, c.lang, c.deal), [])
+            if setup is None:
+                return False
+            self.names = setup.names
+            app.next_game(fmt_id=setup.fmt, players=setup.players, lang=setup.lang,
+                          deal=setup.deal)
+            assert app.table is not None
+            notify(f"STATUS={app.table.cfg.fmt.title}, {setup.players} players")
+        elif cmd is not None:
+            self.inbox.put(Host(cmd))
+        return True
+
+    def _draw(self) -> None:
+        from .screen import Names, host_view
+        app = self.app
+        assert app is not None
+        table = app.table
+        assert table is not None    # the loop runs once a game is open
+        table.on_effects = self.totals
+        view = host_view(table, Names(self.names), self.totals.last, now=app.clock.now())
+        if self.recorder is not None and table.stage == "over":
+            view = replace(view, rating=self.recorder.top)
+        drew = self.screen.update(view)
+        if self.public is not None:
+            self.public.update(view)
+        if self.kind == "sim":
+            self.pads.draw()
+            drew = True
+        if drew:
+            self.display.flip()
+
+    def close(self) -> None:
+        if self.public is not None:
+            self.public.close()
+        if self.recorder is not None:
+            self.recorder.close()
+        if self.app is not None:
+            self.app.close()
+        if self.pads is not None:
+            self.pads.close()
+
+
+def play(args: Any) -> int:
+    """The table itself: pads (simulated without hardware), voice, the host's screen."""
+    window = TableWindow(args)
     try:
-        while True:
-            # sleep until something happens: a key, a touch, a pad (its driver posts WAKE),
-            # a timer, the next frame that must be drawn; an idle table costs next to nothing
-            wait = app.wake_in()
-            if hasattr(voice, "busy") and voice.busy():
-                wait = min(wait, 0.05)
-            if kind == "sim" and pads.animating():
-                wait = min(wait, 0.1)
-            if watchdog.every is not None:
-                wait = min(wait, watchdog.every)
-            first = pygame.event.wait(max(1, int(wait * 1000)))
-            events = ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get()
-            if any(e.type == pygame.QUIT for e in events):
-                break
-            events = [e for e in map(display.event, events) if e is not None]
-            rest = []
-            for e in events:
-                if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and e.pos[0] < 800:
-                    totals.dismiss()                # the host taps on: the totals are read
-                    cmd = screen.touch(e.pos)
-                    screen.last = None
-                    if cmd == ("setup",):
-                        # the game is over: new players, or another format, from the setup
-                        # screen; then the next game at this table
-                        c = app.table.cfg           # type: ignore[union-attr]
-                        setup = choose((c.fmt.id, c.players, c.lang, c.deal), [])
-                        if setup is None:
-                            break
-                        names = setup.names
-                        app.next_game(fmt_id=setup.fmt, players=setup.players,
-                                      lang=setup.lang, deal=setup.deal)
-                        notify(f"STATUS={app.table.cfg.fmt.title}, "  # type: ignore[union-attr]
-                               f"{setup.players} players")
-                    elif cmd is not None:
-                        inbox.put(Host(cmd))
-                elif e.type == pygame.KEYDOWN and e.unicode.lower() == "v":
-                    # the room's own window, opened or closed: never the host's screen
-                    if public is None:
-                        public = PublicWindow()
-                    else:
-                        public.close()
-                        public = None
-                elif e.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP) and \
-                        e.pos[0] >= 800:
-                    rest.append(_on_pads(pygame, e))
-                elif not keys.handle_pygame(e):
-                    rest.append(e)
-            if kind == "sim":
-                for e in rest:
-                    pads.handle_event(e)
-            elif hasattr(pads, "poll"):
-                pads.poll()
-            app.drain()
-            if hasattr(voice, "update"):
-                voice.update()
-            now = time.monotonic()
-            watchdog.beat(now)
-            if now >= next_frame or events:  # at most 30 frames a second, and only changes
-                next_frame = now + frame
-                table = app.table
-                assert table is not None    # the loop runs once a game is open
-                table.on_effects = totals
-                view = host_view(table, Names(names), totals.last, now=app.clock.now())
-                if recorder is not None and table.stage == "over":
-                    view = replace(view, rating=recorder.top)
-                drew = screen.update(view)
-                if public is not None:
-                    public.update(view)
-                if kind == "sim":
-                    pads.draw()
-                    drew = True
-                if drew:
-                    display.flip()
-    except KeyboardInterrupt:
-        pass
+        window.open()
+        table = window.first_game()
+        if table is not None:
+            window.run(table)
     finally:
-        if public is not None:
-            public.close()
-        if recorder is not None:
-            recorder.close()
-        app.close()
-        pads.close()
+        window.close()
     return 0

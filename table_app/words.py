@@ -13,15 +13,30 @@ result); the others are shown as they are (seat numbers, an engine's detail).
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-#: the languages, in the order the setup screen offers them: the one list (each has its
-#: catalogue in locale/ and its clips in sounds/)
-LANGS = ("ka", "en", "uz", "ru")
 LOCALE = Path(__file__).resolve().parent / "locale"
+
+
+def _languages() -> tuple[str, ...]:
+    """Every language with a catalogue in locale/, in the order its `language:order` entry
+    gives (the setup screen's): a new language is its catalogue and its clips, nothing
+    else. (Read here without Babel: this runs at every start.)"""
+    order = {}
+    for po in LOCALE.glob("*.po"):
+        found = re.search(r'msgctxt "language:order"\nmsgid "[^"]*"\nmsgstr "(\d+)"',
+                          po.read_text(encoding="utf-8"))
+        order[po.stem] = int(found.group(1)) if found else 1000
+    return tuple(sorted(order, key=lambda lang: (order[lang], lang)))
+
+
+#: the languages, in the order the setup screen offers them
+LANGS = _languages()
 #: the plural categories a voice entry is said in (CLDR's, as Babel names them): its clips
 #: are KEY_one, KEY_few, KEY_many and KEY itself for "other"
 PLURAL_CATEGORIES = ("one", "few", "many", "other")
@@ -33,6 +48,25 @@ def catalogue(lang: str) -> Any:
     from babel.messages.pofile import read_po
     with (LOCALE / f"{lang}.po").open("rb") as f:
         return read_po(f, locale=lang)
+
+
+@dataclass(frozen=True)
+class Language:
+    """What a language is besides its words (its catalogue's `language:` entries)."""
+
+    code: str
+    voice: str                            # the espeak-ng voice its clips are rendered with
+    keyboard: tuple[tuple[str, ...], ...]   # the touch screen's keyboard, row by row
+    capitals: bool                        # a name's words begin with a capital
+
+
+@cache
+def language(lang: str) -> Language:
+    meta = {m.context.split(":", 1)[1]: str(m.string) for m in catalogue(lang)
+            if m.context and m.context.startswith("language:")}
+    rows = tuple(tuple(row.split()) if " " in row.strip() else tuple(row.strip())
+                 for row in meta.get("keyboard", "").split(" / ") if row.strip())
+    return Language(lang, meta.get("voice", lang), rows, meta.get("capitals", "yes") != "no")
 
 
 @cache

@@ -332,10 +332,10 @@ def test_a_release_is_acknowledged_with_its_answer_in_one_write() -> None:
             writes.append(bytes(data))
 
     pads.reader = Reader()
-    pads._decoder = pl.Decoder()
     pads.connected.set()
-    key = pads.link.key = bytes(range(8))     # the session's (padlink: the MAC)
-    pads.link.sender.key = key
+    pads.session.connected = True
+    key = pads.session.key = bytes(range(8))     # the session's (padlink: the MAC)
+    pads.session.sender.key = key
     now = [100.0]
     pads.link_time = lambda: now[0]      # type: ignore[method-assign]
 
@@ -352,7 +352,7 @@ def test_a_release_is_acknowledged_with_its_answer_in_one_write() -> None:
     pads._queue_show(3, Pick(frozenset({1, 2}), cursor=1))
     assert len(writes) == 2 and kinds(writes[1]) == [pl.ACK, pl.SHOW]
     assert writes[1].startswith(bytes(pl.ack_frame(2, key)))
-    pads._received(pl.frame(pl.ACK, 0, bytes([pads.link.sender.queue[0][0]]), key=key))
+    pads._received(pl.frame(pl.ACK, 0, bytes([pads.session.sender.queue[0][0]]), key=key))
     # a release nothing answers: its ack goes alone, ACK_HOLD later (far inside the
     # controller's 30 ms resend)
     pads._received(pl.frame(pl.EDGE, 3, bytes([5, 1]) + pl.p32(300), key=key))
@@ -710,7 +710,7 @@ def test_a_flood_of_edges_is_capped(rig: SerialRig) -> None:
     the table hears at most its rate, and the rest never reaches the journal."""
     from table_app.pads.serial_pads import EDGE_RATE
     _drain(rig)
-    key = rig.backend.link.key
+    key = rig.backend.session.key
     start = time.monotonic()
     seq = 0
     for i in range(3000):
@@ -764,14 +764,14 @@ def test_a_hold_across_the_pad_clocks_wrap_keeps_its_length() -> None:
     # ticks_ms on the Pico wraps every 2**30 ms (12.4 days): a table left on that long must
     # still time a hold that spans the wrap, and keep its edges in order
     from table_app.clock import FakeClock
-    pads = SerialPads(12, lambda e: None, FakeClock(), secret=b"")
+    link = SerialPads(12, lambda e: None, FakeClock(), secret=b"").session
     wrap = 1 << 30
-    pads._offset(100.0, pads._unwrap(wrap - 500))                 # a heartbeat
-    down = pads._pad_time(100.2, pads._unwrap(wrap - 400))         # pressed before the wrap
-    pads._offset(101.0, pads._unwrap(300))                         # a heartbeat after it
-    up = pads._pad_time(101.3, pads._unwrap(600))                  # released after
+    link.offset(100.0, link.unwrap(wrap - 500))                   # a heartbeat
+    down = link.pad_time(100.2, link.unwrap(wrap - 400))           # pressed before the wrap
+    link.offset(101.0, link.unwrap(300))                           # a heartbeat after it
+    up = link.pad_time(101.3, link.unwrap(600))                    # released after
     assert up - down == pytest.approx(1.0, abs=0.01)
-    late = pads._pad_time(101.4, pads._unwrap(wrap - 450))        # an old edge, resent late
+    late = link.pad_time(101.4, link.unwrap(wrap - 450))          # an old edge, resent late
     assert late == pytest.approx(down - 0.05, abs=0.01)
 
 

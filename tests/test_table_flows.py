@@ -7,13 +7,13 @@ from __future__ import annotations
 import inspect
 from pathlib import Path
 
+from test_layout import import_graph
+
 from table_app.table import core
 from table_app.table.core import Table
 from table_app.table.kinds import Ask, TableStage, Timed
 from table_app.table.timers import Timer
 from table_app.table.virtual import run_virtual, virtual_table
-
-from test_layout import import_graph
 
 FLOWS = ("deal", "night", "day", "commands")
 

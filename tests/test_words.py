@@ -4,6 +4,9 @@ same placeholders in each, plural forms complete."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import pytest
 
 from table_app.words import LANGS, LOCALE, catalogue, entries
 
@@ -40,3 +43,50 @@ def test_a_plural_entry_gives_a_clip_for_each_plural_category() -> None:
     assert voice["votes_one"]["en"] == "vote." and voice["votes"]["en"] == "votes."
     for key in ("votes", "votes_one", "votes_few", "votes_many"):
         assert set(voice[key]) == set(LANGS), key
+
+
+def test_each_language_says_its_order_voice_keyboard_and_capitals() -> None:
+    import shutil
+    import subprocess
+
+    from table_app.words import language
+    orders = []
+    voices = ""
+    if shutil.which("espeak-ng"):
+        voices = subprocess.run(["espeak-ng", "--voices"], capture_output=True, text=True,
+                                timeout=30).stdout
+    for lang in LANGS:
+        msgs = {m.context: m.string for m in catalogue(lang) if m.context}
+        orders.append(int(msgs["language:order"]))
+        info = language(lang)
+        assert len(info.keyboard) == 3 and all(len(row) >= 8 for row in info.keyboard), lang
+        if voices:           # the voice its clips are rendered with is one espeak-ng has
+            assert f" {info.voice} " in voices, (lang, info.voice)
+    assert orders == sorted(orders) and len(set(orders)) == len(orders)
+    assert not language("ka").capitals and language("en").capitals
+
+
+def test_a_new_language_is_its_catalogue_alone(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A club's language (say, Armenian) dropped into locale/ as a catalogue is offered, in
+    the place its catalogue asks for, with its keyboard and voice: no code to change."""
+    from table_app import words
+    for po in LOCALE.glob("*.po"):
+        (tmp_path / po.name).write_bytes(po.read_bytes())
+    text = (LOCALE / "en.po").read_text(encoding="utf-8")
+    text = text.replace('msgstr "2"', 'msgstr "0"', 1).replace(
+        'msgstr "en-gb"', 'msgstr "hy"', 1).replace(
+        'msgid "qwertyuiop / asdfghjkl / zxcvbnm-"\nmsgstr "qwertyuiop / asdfghjkl / zxcvbnm-"',
+        'msgid "qwertyuiop / asdfghjkl / zxcvbnm-"\nmsgstr "աբգդեզէըթժ / իլխծկհձղճմ / յնշոչպջռսվ"')
+    text = text.replace("Language: en", "Language: hy")
+    (tmp_path / "hy.po").write_text(text, encoding="utf-8")
+    monkeypatch.setattr(words, "LOCALE", tmp_path)
+    words.catalogue.cache_clear()
+    words.language.cache_clear()
+    try:
+        assert words._languages() == ("hy",) + LANGS
+        hy = words.language("hy")
+        assert hy.voice == "hy" and hy.keyboard[0][0] == "ա" and hy.capitals
+    finally:
+        words.catalogue.cache_clear()
+        words.language.cache_clear()

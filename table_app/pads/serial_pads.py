@@ -1,7 +1,9 @@
 """The pad controller (a Raspberry Pi Pico) over USB serial, with pyserial.
 
-A `serial.threaded.ReaderThread` parses frames and puts pad edges on the app's queue (it also
-answers acknowledgements: protocol work, never a call into the rules). A supervisor thread
+The protocol itself is `LinkSession` (session.py): a pure object that takes the bytes read
+and gives the bytes to write and the pad edges. Here are its threads and its port: a
+`serial.threaded.ReaderThread` hands the session what it read, writes its acks and puts its
+edges on the app's queue (never a call into the rules); a supervisor thread
 opens the port (a configured `/dev/serial/by-id/...` path, or the Pico found by its USB id),
 greets the controller and checks its versions, resends what was not acknowledged, beats the
 heartbeat, notices silence or an unplugged cable, reconnects with backoff and then sends the
@@ -14,7 +16,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,19 +26,18 @@ from firmware_bridge import ringdraw as rd
 from ..clock import Clock
 from ..paths import config_dir
 from .base import PadBackend, Sink
-from .events import PadEdge, PadLink
+from .events import PadLink
 from .rings import Picture, encode
+from .session import ACK_HOLD, EDGE_RATE, NOT_PAIRED, LinkSession
 
-#: The Raspberry Pi Pico's USB vendor id (MicroPython's CDC serial port).
+__all__ = ["ACK_HOLD", "EDGE_RATE", "PairingError", "SerialPads", "find_pico", "load_secret"]
+
 PORT_ENV = "TABLE_APP_PORT"
 SECRET_ENV = "TABLE_APP_PAD_SECRET"
-EDGE_RATE = 60.0            # edges a second a controller may send (and as many at once)
-ACK_HOLD = 0.005            # a release's ack waits this long for the ring's answer to ride on
-#: MicroPython's USB product ids on the RP2040 (the board, and its CDC on a custom build)
+#: The Raspberry Pi Pico's USB vendor id, and MicroPython's USB product ids on the RP2040
+#: (the board, and its CDC on a custom build)
 PICO_PIDS = (0x0005, 0x000A)
 PICO_VID = 0x2E8A
-RING = 12
-PAD_TICKS = 1 << 30         # MicroPython's ticks_ms period on the Pico
 
 
 def secret_path() -> Path:
@@ -50,10 +50,6 @@ def secret_path() -> Path:
 
 class PairingError(Exception):
     """This Pi's pairing secret is there but cannot be read."""
-
-
-NOT_PAIRED = ("this table is not paired with its pad controller yet: install the firmware "
-              "from this Pi (table-app firmware install)")
 
 
 def load_secret(path: Path | None = None) -> bytes:
@@ -89,28 +85,6 @@ def find_pico() -> str | None:
     return None
 
 
-class _Link:
-    """What the reader thread shares with the supervisor (guarded by `lock`)."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.sender = pl.Sender(limit=256)
-        self.receiver = pl.Receiver()
-        self.hello: bytes | None = None
-        self.hello_seen = threading.Event()
-        #: the session's MAC key (padlink), from the hello's reply; None: nothing is taken
-        self.key: bytes | None = None
-        self.last_rx = 0.0
-        self.offsets: deque[tuple[float, float]] = deque()
-        self.pad_stats = (0, 0, 0)
-        #: the pad's clock unwrapped: the last value seen, counting on past each wrap
-        self.pad_last: int | None = None
-        #: acks held back a moment to go out with the answer (see SerialPads._ack_edge),
-        #: and when they go out alone at the latest (SerialPads.link_time)
-        self.held = bytearray()
-        self.held_until = 0.0
-
-
 class SerialPads(PadBackend):
     """Pads behind the pad controller, over a serial port."""
 
@@ -138,26 +112,32 @@ class SerialPads(PadBackend):
             # a table with no pairing trusts nothing: a stock controller's secret is empty
             # too, and it would be taken for this table's
             self.unpaired = NOT_PAIRED
-        self.challenge = b""
-        self.boot = b""                  # the controller's boot id at the last hello
-        self._tokens = EDGE_RATE
-        self._tokens_at = 0.0
+        #: the protocol (pure); `lock` guards it between the reader and the supervisor
+        self.session = LinkSession(seats, secret, self.unpaired)
+        self.lock = threading.Lock()
+        self.hello_seen = threading.Event()
         self.finder = finder or (lambda: self.port or find_pico())
         self.beat = beat
         self.silence = silence
         self.backoff = backoff
         self.cap = cap
         self.budget_ma = budget_ma
-        self.link = _Link()
         self.reader: Any = None
         self.connected = threading.Event()
         self.error: str | None = None
-        self.firmware: str | None = None
-        self.stats = {"bad_frames": 0, "resends": 0, "connects": 0, "disconnects": 0,
-                      "pad_bad_frames": 0, "pad_resends": 0, "pad_dropped": 0}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._decoder: pl.Decoder | None = None
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """The link's counts: frames bad and resent (both ways), connects, floods, the
+        controller's work."""
+        return self.session.stats
+
+    @property
+    def firmware(self) -> str | None:
+        """The controller's firmware version, from its last good hello."""
+        return self.session.firmware
 
     # -- life ----------------------------------------------------------------------------
     def start(self) -> None:
@@ -185,15 +165,15 @@ class SerialPads(PadBackend):
     def _layout_changed(self) -> None:
         # the controller turns its rings and finds each seat's ring itself (pictures travel
         # by seat, not by pixel)
-        with self.link.lock:
-            self.link.sender.add(pl.ROTATE, self._turns(), tag="rotate")
-            self.link.sender.add(pl.ORDER, self._order(), tag="order")
+        with self.lock:
+            self.session.queue(pl.ROTATE, self._turns(), tag="rotate")
+            self.session.queue(pl.ORDER, self._order(), tag="order")
 
     def set_brightness(self, cap: int) -> None:
         """The night's brightness cap (0-255), sent to the controller."""
         self.cap = max(0, min(255, cap))
-        with self.link.lock:
-            self.link.sender.add(pl.BRIGHT, self._bright())
+        with self.lock:
+            self.session.queue(pl.BRIGHT, self._bright())
 
     def _bright(self) -> bytes:
         return pl.pack(pl.BRIGHT, cap=self.cap, budget_ma=self.budget_ma)
@@ -203,8 +183,8 @@ class SerialPads(PadBackend):
             self._queue_show(seat, picture)
 
     def _queue_show(self, seat: int, picture: Picture) -> None:
-        with self.link.lock:
-            self.link.sender.add(pl.SHOW, bytes([seat]) + encode(picture), tag=seat)
+        with self.lock:
+            self.session.queue(pl.SHOW, bytes([seat]) + encode(picture), tag=seat)
         self._send_due()              # now, not at the supervisor's next turn
 
     # -- the supervisor ------------------------------------------------------------------
@@ -217,9 +197,10 @@ class SerialPads(PadBackend):
                 attempt = 0
                 self._serve()
                 self._drop_reader()
-                if self.connected.is_set():
+                with self.lock:
+                    was_up = self.session.lost()
+                if was_up:
                     self.connected.clear()
-                    self.stats["disconnects"] += 1
                     self.sink(PadLink(0, False, "pad controller disconnected", self.clock.now()))
             else:
                 self._drop_reader()
@@ -256,20 +237,9 @@ class SerialPads(PadBackend):
             ser = serial.serial_for_url(port, baudrate=115200, timeout=0.2, exclusive=True)
         except (serial.SerialException, OSError, ValueError):
             return False
-        link = self.link
-        with link.lock:
-            # the sequence state and the pad's clock offsets are kept across a cut: edges
-            # queued while unplugged keep their times, and a resend is not taken twice
-            # (both are dropped if the hello shows the controller restarted)
-            link.sender.clear()
-            link.held.clear()
-            link.hello = None
-            link.hello_seen.clear()
-            link.key = None                  # a new session: its key comes with the hello
-            link.sender.key = None
-            link.last_rx = self.clock.now()
-            self.challenge = os.urandom(8)
-        self._decoder = pl.Decoder()
+        with self.lock:
+            self.hello_seen.clear()
+            self.session.open(os.urandom(8), self.clock.now())
         owner = self
 
         class Proto(serial.threaded.Protocol):
@@ -294,53 +264,25 @@ class SerialPads(PadBackend):
         reader.daemon = True
         reader.start()
         self.reader = reader
-        with link.lock:
-            link.sender.add(pl.HELLO, pl.pack(pl.HELLO, protocol=pl.PROTOCOL,
-                                              challenge=self.challenge))
         deadline = self.clock.now() + 2.0
-        while not link.hello_seen.is_set():
+        while not self.hello_seen.is_set():
             if self._stop.is_set() or not reader.alive or self.clock.now() > deadline:
                 return False
             self._send_due()
-            link.hello_seen.wait(0.01)
+            self.hello_seen.wait(0.01)
         return self._check_hello()
 
     def _check_hello(self) -> bool:
-        hello = pl.unpack(pl.HELLO_REPLY, self.link.hello or b"")
         now = self.clock.now()
-        if "ring" not in hello:
-            self.error = "pad controller: a malformed hello"
-        elif hello["protocol"] != pl.PROTOCOL or "proof" not in hello:
-            self.error = (f"protocol mismatch: the pad controller speaks protocol "
-                          f"{hello['protocol']}, this app {pl.PROTOCOL}: install the "
-                          f"matching firmware (table-app firmware install)")
-        elif hello["seats"] != self.seats or hello["ring"] != RING:
-            self.error = (f"seat count mismatch: the pad controller has {hello['seats']} pads "
-                          f"of {hello['ring']} pixels, the game needs {self.seats} of {RING}")
-        elif self.unpaired is not None:
-            self.error = self.unpaired
-        elif hello["proof"] != pl.proof(self.secret, self.challenge):
-            # not ours (another device with the Pico's id, or firmware from another table):
-            # it gets no picture, and its buttons are not heard
-            self.error = ("the pad controller is not paired with this table: install the "
-                          "firmware from this Pi (table-app firmware install)")
-        else:
-            self.error = None
-            boot = hello["boot"]
-            with self.link.lock:
-                if boot != self.boot:            # the controller restarted: a new session
-                    self.boot = boot
-                    self.link.receiver.reset()
-                    self.link.offsets.clear()
-                    self.link.pad_last = None
-            self.firmware = hello.get("version", "")
-            self.stats["connects"] += 1
+        with self.lock:
+            self.error = self.session.accept_hello()
+            if self.error is None:
+                # the whole ring state again: the controller may have been reset or dark
+                self.session.queue(pl.BRIGHT, self._bright())
+                self.session.queue(pl.ROTATE, self._turns(), tag="rotate")
+                self.session.queue(pl.ORDER, self._order(), tag="order")
+        if self.error is None:
             self.connected.set()
-            # the whole ring state again: the controller may have been reset or dark
-            with self.link.lock:
-                self.link.sender.add(pl.BRIGHT, self._bright())
-                self.link.sender.add(pl.ROTATE, self._turns(), tag="rotate")
-                self.link.sender.add(pl.ORDER, self._order(), tag="order")
             for seat in range(1, self.seats + 1):
                 self._queue_show(seat, self.pictures[seat])
             self.missing_told = False
@@ -361,46 +303,19 @@ class SerialPads(PadBackend):
             now = self.clock.now()
             if now - last_beat >= self.beat:
                 last_beat = now
-                self._write(pl.frame(pl.BEAT, 0, b"", self.link.key))
-            if now - self.link.last_rx > self.silence:
+                with self.lock:
+                    beat = self.session.beat()
+                self._write(beat)
+            if now - self.session.last_rx > self.silence:
                 return                    # the controller fell silent: start again
             self._send_due()
             time.sleep(0.002)
 
     def _send_due(self) -> None:
-        link = self.link
-        with link.lock:
-            before = link.sender.resends
-            data = link.sender.due(int(self.clock.now() * 1000))
-            self.stats["resends"] += link.sender.resends - before
-            if link.held and (data is not None or self.link_time() >= link.held_until):
-                data = self._after_held(data or b"")
+        with self.lock:
+            data = self.session.due(self.clock.now(), self.link_time())
         if data is not None:
             self._write(data)
-
-    def _ack_edge(self, seq: int, fresh: bool, released: bool) -> None:
-        # A release is what the table answers (a tap is taken at its release), with a new
-        # picture a moment later: its ack waits for that picture and goes out in the same
-        # write, so the controller takes both in one read (or alone after ACK_HOLD, far
-        # inside the controller's 30 ms resend). A press, or a resend whose ack was lost, is
-        # acknowledged at once: the controller may have more edges waiting behind it.
-        # (Called under link.lock.)
-        link = self.link
-        if fresh and released:
-            if not link.held:
-                link.held_until = self.link_time() + ACK_HOLD
-            link.held += pl.ack_frame(seq, link.key)
-            return
-        self._write(self._after_held(pl.ack_frame(seq, link.key)))
-
-    def _after_held(self, data: bytes | bytearray) -> bytes | bytearray:
-        # the acks held back go first, in the same write (called under link.lock)
-        held = self.link.held
-        if not held:
-            return data
-        data = bytes(held) + data
-        held.clear()
-        return data
 
     def _write(self, data: bytes | bytearray) -> None:
         reader = self.reader
@@ -423,100 +338,14 @@ class SerialPads(PadBackend):
             except OSError:
                 pass
 
-    # -- the reader thread: parse, answer acks, queue edges ------------------------------
+    # -- the reader thread: the session's bytes in, its acks out, its edges queued -------
     def _received(self, data: bytes) -> None:
-        dec = self._decoder
-        if dec is None:
-            return
-        before = dec.bad
-        frames = dec.feed(data)
-        now = self.clock.now()
-        link = self.link
-        with link.lock:
-            self.stats["bad_frames"] += dec.bad - before
-            if frames:
-                link.last_rx = now
-            for kind, seq, body in frames:
-                if kind == pl.HELLO_REPLY:
-                    link.hello = bytes(body)
-                    boot = pl.unpack(pl.HELLO_REPLY, body).get("boot")
-                    if self.secret and boot is not None:
-                        # the session's key, before the frames behind the reply are read:
-                        # the controller signs everything after it (an unpaired table has
-                        # none, and takes nothing)
-                        link.key = pl.session_key(self.secret, self.challenge, boot)
-                        link.sender.rekey(link.key)
-                    link.hello_seen.set()
-                    continue
-                opened = pl.opened(link.key, kind, seq, body)
-                if opened is None:           # a wrong or missing MAC: forged, or stale
-                    self.stats["bad_frames"] += 1
-                    continue
-                body = opened
-                if kind == pl.ACK and body:
-                    if link.sender.ack(body[0]):
-                        nxt = link.sender.due(int(now * 1000))
-                        if nxt is not None:      # the next queued frame, without waiting
-                            self._write(self._after_held(nxt))
-                elif kind == pl.BEAT and len(body) >= 4:
-                    self._offset(now, self._unwrap(pl.unpack(pl.BEAT, body)["t_ms"]))
-                elif kind == pl.STATS and len(body) >= 6:
-                    got = pl.unpack(pl.STATS, body)   # older firmware: fewer at the end
-                    for field, key in (("bad", "pad_bad_frames"), ("resends", "pad_resends"),
-                                       ("dropped", "pad_dropped"), ("work_us", "pad_work_us"),
-                                       ("io_us", "pad_io_us")):
-                        if field in got:
-                            self.stats[key] = got[field]
-                elif kind == pl.EDGE and seq and self.connected.is_set():
-                    if not self._within_rate(now):
-                        continue          # not acknowledged: the controller sends it again
-                    fresh = link.receiver.fresh(seq)
-                    edge = pl.unpack(pl.EDGE, body)
-                    good = "t_ms" in edge and 1 <= edge["seat"] <= self.seats
-                    self._ack_edge(seq, fresh, good and not edge["pressed"])
-                    if fresh and good:
-                        t = self._pad_time(now, self._unwrap(edge["t_ms"]))
-                        self.down[edge["seat"]] = bool(edge["pressed"])
-                        self.sink(PadEdge(edge["seat"], bool(edge["pressed"]), t))
-
-    def _within_rate(self, now: float) -> bool:
-        """At most EDGE_RATE edges a second (with a burst of as many): twelve players
-        tapping fast stay far below it. An edge over the rate is not acknowledged (the
-        controller sends it again later) and counted; a flood never reaches the journal."""
-        self._tokens = min(EDGE_RATE, self._tokens + (now - self._tokens_at) * EDGE_RATE)
-        self._tokens_at = now
-        if self._tokens < 1:
-            self.stats["flooded"] = self.stats.get("flooded", 0) + 1
-            return False
-        self._tokens -= 1
-        return True
-
-    def _unwrap(self, pad_ms: int) -> int:
-        """The pad's ticks_ms wraps every 2**30 ms (12.4 days): take each reading as the one
-        nearest the last, so a table left on for two weeks keeps its holds and its order."""
-        last = self.link.pad_last
-        if last is None:
-            value = pad_ms
-        else:
-            ahead = (pad_ms - last) % PAD_TICKS
-            value = last + ahead if ahead < PAD_TICKS // 2 else last + ahead - PAD_TICKS
-        self.link.pad_last = max(value, last if last is not None else value)
-        return value
-
-    def _offset(self, now: float, pad_ms: int) -> None:
-        # host time minus pad time; the smallest recent sample had the least delay
-        offsets = self.link.offsets
-        offset = now - pad_ms / 1000
-        if offsets and abs(offset - min(o for _, o in offsets)) > 1.0:
-            offsets.clear()        # the pad's clock jumped (it restarted, or ticks wrapped)
-        offsets.append((now, offset))
-        while offsets and now - offsets[0][0] > 10:
-            offsets.popleft()
-
-    def _pad_time(self, now: float, pad_ms: int) -> float:
-        offsets = self.link.offsets
-        if not offsets:
-            return now
-        t = pad_ms / 1000 + min(o for _, o in offsets)
-        return min(t, now)
-
+        with self.lock:
+            writes, edges = self.session.received(data, self.clock.now(), self.link_time())
+            for w in writes:
+                self._write(w)
+            if self.session.hello_seen:
+                self.hello_seen.set()
+        for edge in edges:
+            self.down[edge.seat] = edge.pressed
+            self.sink(edge)

@@ -49,6 +49,18 @@ class Format:
 
     # -- loading -------------------------------------------------------------------------
     def _load(self, data: Mapping[str, Any]) -> None:
+        """Read and check every section (each reader below is one section, and says which
+        entry is wrong)."""
+        self._players(data)
+        self._roles(data)
+        self._composition(data)
+        self._timers(data)
+        self.options: dict[str, OptionValue] = dict(OPTION_DEFAULTS)
+        for name, value in dict(data.get("options", {})).items():
+            self.options[name] = check_option(name, value)
+        self._night(data)
+
+    def _players(self, data: Mapping[str, Any]) -> None:
         self.id: str = str(data["id"])
         self.title: str = str(data.get("title", self.id))
         players = data["players"]
@@ -59,6 +71,7 @@ class Format:
         if not 1 <= self.min_players <= self.max_players:
             raise FormatError(f"players: min {self.min_players} and max {self.max_players}")
 
+    def _roles(self, data: Mapping[str, Any]) -> None:
         if "teams" in data:
             raise FormatError("teams: a role's side is part of the role now; list the "
                               "format's roles with roles = [...] instead")
@@ -80,6 +93,7 @@ class Format:
             side = self.team_of[role]
             self.teams[side] = self.teams.get(side, ()) + (role,)
 
+    def _composition(self, data: Mapping[str, Any]) -> None:
         self.composition: dict[int, dict[str, int]] = {}
         for key, counts in dict(data["composition"]).items():
             n = _whole(key, f"composition: '{key}' is not a player count")
@@ -103,40 +117,15 @@ class Format:
             if n not in self.composition:
                 raise FormatError(f"composition: no row for {n} players")
 
+    def _timers(self, data: Mapping[str, Any]) -> None:
         self.timers: dict[str, int] = {}
         for k, v in dict(data["timers"]).items():
             if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 3600:
                 raise FormatError(f"timers.{k}: a whole number of seconds from 0 to 3600")
             self.timers[str(k)] = v
 
-        self.options: dict[str, OptionValue] = dict(OPTION_DEFAULTS)
-        for name, value in dict(data.get("options", {})).items():
-            self.options[name] = check_option(name, value)
-
-        windows = []
-        for w in data["night"]:
-            name = str(w["window"])
-            wakes = tuple(w["wakes"])
-            decisions = tuple(w.get("decisions", ()))
-            for role in wakes:
-                if role not in self.roles:
-                    raise FormatError(f"night window '{name}': role '{role}' is not in the format")
-            for d in decisions:
-                if d not in DECISIONS:
-                    raise FormatError(f"night window '{name}': no rule knows the decision '{d}'")
-                if DECISIONS[d] not in self.roles:
-                    raise FormatError(
-                        f"night window '{name}': decision '{d}' needs the role "
-                        f"'{DECISIONS[d]}', which is not in the format")
-            timer = str(w["timer"])
-            night1 = w.get("night1_timer")
-            for t in (timer, night1):
-                if t is not None and t not in self.timers:
-                    raise FormatError(f"night window '{name}': no timer named '{t}'")
-            windows.append(Window(name, wakes, decisions, timer,
-                                  None if night1 is None else str(night1),
-                                  int(w.get("from_night", 1))))
-        self.windows: tuple[Window, ...] = tuple(windows)
+    def _night(self, data: Mapping[str, Any]) -> None:
+        self.windows: tuple[Window, ...] = tuple(self._window(w) for w in data["night"])
         seen: set[str] = set()
         for w in self.windows:
             for d in w.decisions:
@@ -147,6 +136,28 @@ class Format:
         for needed in ("speech",):
             if needed not in self.timers:
                 raise FormatError(f"timers: '{needed}' is missing")
+
+    def _window(self, w: Mapping[str, Any]) -> Window:
+        name = str(w["window"])
+        wakes = tuple(w["wakes"])
+        decisions = tuple(w.get("decisions", ()))
+        for role in wakes:
+            if role not in self.roles:
+                raise FormatError(f"night window '{name}': role '{role}' is not in the format")
+        for d in decisions:
+            if d not in DECISIONS:
+                raise FormatError(f"night window '{name}': no rule knows the decision '{d}'")
+            if DECISIONS[d] not in self.roles:
+                raise FormatError(
+                    f"night window '{name}': decision '{d}' needs the role "
+                    f"'{DECISIONS[d]}', which is not in the format")
+        timer = str(w["timer"])
+        night1 = w.get("night1_timer")
+        for t in (timer, night1):
+            if t is not None and t not in self.timers:
+                raise FormatError(f"night window '{name}': no timer named '{t}'")
+        return Window(name, wakes, decisions, timer, None if night1 is None else str(night1),
+                      int(w.get("from_night", 1)))
 
     # -- queries the engine uses ---------------------------------------------------------
     def check_players(self, n: int) -> None:

@@ -11,19 +11,10 @@ from typing import Any
 
 from ..paths import config_dir, write_private
 from ..rules import BUILTIN_FORMATS, find_format
-from ..words import LANGS
+from ..words import LANGS, language
 from .model import t, texts
 from .render import AMBER, BG, DIM, SIZE, TEXT, Button, Painter, _button
 
-#: the on-screen keyboard of the touch panel (a club's Pi has no keyboard): a layout per
-#: language, letters only (a name needs no more); Georgian in its alphabet's order, Uzbek
-#: Latin with its oʻ, gʻ and tutuq belgisi
-KEYBOARDS = {
-    "ka": ("აბგდევზთიკლ", "მნოპჟრსტუფქ", "ღყშჩცძწჭხჯჰ"),
-    "ru": ("йцукенгшщзхъ", "фывапролджэ", "ячсмитьбюё"),
-    "uz": ("qwertyuiop", "asdfghjkl", ("z", "x", "c", "v", "b", "n", "m", "oʻ", "gʻ", "ʼ")),
-    "en": ("qwertyuiop", "asdfghjkl", "zxcvbnm-"),
-}
 NAME_LIMIT = 14
 
 
@@ -126,10 +117,10 @@ class Setup:
             self.names[self.editing] = (current + key)[:NAME_LIMIT]
 
     def tap_key(self, key: str) -> None:
-        """A key of the on-screen keyboard: a name's words begin with a capital (not in
-        Georgian, which has none: str.upper would give Mtavruli)."""
+        """A key of the on-screen keyboard: a name's words begin with a capital, in a
+        language that has them (not Georgian: str.upper would give Mtavruli)."""
         current = self.names.get(self.editing, "") if self.editing is not None else ""
-        if len(key) and key not in ("\r", "\b", " ") and self.keyboard != "ka" and (
+        if len(key) and key not in ("\r", "\b", " ") and language(self.keyboard).capitals and (
                 not current or current.endswith(" ")):
             key = key[:1].upper() + key[1:]
         self.type(key)
@@ -183,7 +174,9 @@ def draw_keyboard(p: Painter, surf: Any, s: Setup) -> list[Button]:
     name = s.names.get(s.editing or 0, "")
     p.text(surf, f"{s.editing}. {name}_", (24, top), 20, AMBER, True, width=SIZE[0] - 48)
     buttons = []
-    rows = KEYBOARDS[s.keyboard or s.lang]
+    # the touch panel's keyboard (a club's Pi has no keyboard): its language's layout,
+    # letters only (a name needs no more)
+    rows = language(s.keyboard or s.lang).keyboard
     for r, keys in enumerate(rows):
         keys = tuple(keys)
         kw = min(64, (SIZE[0] - 16) // len(keys))
