@@ -2,8 +2,10 @@
 
     python3 hardware/build.py         # needs openscad (and xvfb-run for the pictures)
 
-Writes pad/base.stl, pad/hood.stl, pad/diffuser.stl, pad/pad-front.png, pad/pad-back.png,
-pad/sightline.svg, controller.svg, pad.svg and power-and-cables.md.
+Writes the pad's printed parts as they print (pad/plate.stl, base.stl, hood.stl, diffuser.stl),
+the whole pad in place (pad/assembled.stl), its pictures (pad-front.png, pad-back.png,
+pad-exploded.png, pad-section.png), pad/sightline.svg, controller.svg, pad.svg, pi-rings.svg,
+power-and-cables.md and the parts lists in README.md.
 """
 
 from __future__ import annotations
@@ -15,8 +17,15 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PAD = HERE / "pad"
-PARTS = ("base", "hood", "diffuser")
-VIEWS = {"pad-front": "0,0,30,60,0,25,400", "pad-back": "0,0,30,60,0,205,400"}
+#: the printed parts, each laid as it prints; and the whole pad in place
+PARTS = ("plate", "base", "hood", "diffuser")
+ASSEMBLED = "assembled"
+#: the pictures: name -> (what pad.scad draws, the camera: translate x,y,z, rotate x,y,z,
+#: distance)
+VIEWS = {"pad-front": ("assembly", "0,0,40,60,0,25,420"),
+         "pad-back": ("assembly", "0,0,40,60,0,205,420"),
+         "pad-exploded": ("exploded", "0,0,50,70,0,35,600"),
+         "pad-section": ("section", "0,0,45,90,0,90,380")}
 
 
 def openscad() -> str:
@@ -32,9 +41,9 @@ def render_stl(part: str, out: Path) -> None:
                     str(PAD / "pad.scad")], check=True, timeout=300)
 
 
-def render_png(camera: str, out: Path) -> None:
+def render_png(view: str, camera: str, out: Path) -> None:
     # OpenSCAD draws pictures with OpenGL: on a machine with no screen, in a virtual one
-    cmd = [openscad(), "-q", "-D", 'part="assembly"', "--imgsize=800,600",
+    cmd = [openscad(), "-q", "-D", f'part="{view}"', "--imgsize=800,600",
            f"--camera={camera}", "--colorscheme=Tomorrow", "-o", str(out),
            str(PAD / "pad.scad")]
     if shutil.which("xvfb-run"):
@@ -49,10 +58,10 @@ def main() -> int:
     import schematic
     import sightline
 
-    for part in PARTS:
+    for part in (*PARTS, ASSEMBLED):
         render_stl(part, PAD / f"{part}.stl")
-    for name, camera in VIEWS.items():
-        render_png(camera, PAD / f"{name}.png")
+    for name, (view, camera) in VIEWS.items():
+        render_png(view, camera, PAD / f"{name}.png")
     (PAD / "sightline.svg").write_text(sightline.svg())
     schematic.main()
     plan.main()

@@ -27,7 +27,14 @@ PAD: list[Part] = [
     (1, "100 uF 10 V electrolytic capacitor (at the ring)", "", 0.10),
     (1, "Cat5e patch cord, 2 m (see power-and-cables.md for the table's length)", "", 2.00),
     (1, "label for both plugs: \"MAFIA PAD - not Ethernet\"", "", 0.05),
-    (60, "g of PETG filament (base and hood in black, diffuser in white)", "", 0.025),
+    (90, "g of PETG filament (plate, base and hood in black, diffuser in white)", "", 0.025),
+    (6, "M3 heat-set inserts, 5.7 mm long (4 in the base's bosses, 2 in the hood's foot)",
+     '"M3 x 5.7 heat set insert"', 0.05),
+    (4, "M3 x 8 countersunk screws (the plate)", "DIN 7991", 0.03),
+    (2, "M3 x 8 pan head screws (the hood, from inside the base)", "DIN 7985", 0.03),
+    (1, "perfboard, 30 x 18 mm (the switch's board)", "", 0.10),
+    (2, "M2 x 6 self-tapping screws (the switch's board)", "", 0.02),
+    (4, "rubber feet, 8 mm, self-adhesive", "", 0.03),
     (1, "hookup wire (30 cm, 24 AWG) and heat-shrink", "", 0.25),
 ]
 

@@ -90,7 +90,7 @@ def _box(stl: Path) -> tuple[int, list[float]]:
     return text.count("facet normal"), [round(x, 2) for x in lo + hi]
 
 
-@pytest.mark.parametrize("part", build.PARTS)
+@pytest.mark.parametrize("part", (*build.PARTS, build.ASSEMBLED))
 def test_the_cad_renders_and_the_stl_is_current(part: str, tmp_path: Path) -> None:
     _tool("openscad")
     out = tmp_path / f"{part}.stl"
@@ -103,8 +103,134 @@ def test_the_cad_renders_and_the_stl_is_current(part: str, tmp_path: Path) -> No
         n = sightline.numbers()
         outside = n["window_d"] + 2 * n["wall"]
         assert box[3] - box[0] == pytest.approx(outside, abs=0.2)
-        assert box[5] - box[2] == pytest.approx(n["ring_t"] + n["diffuser_t"] + n["hood_h"],
-                                                abs=0.01)
+
+
+# -- the pad's meshes, as a printer and a builder meet them ---------------------------------
+def _mesh(name: str) -> object:
+    trimesh = pytest.importorskip("trimesh")
+    return trimesh.load(HW / "pad" / f"{name}.stl")
+
+
+def _solid(mesh: object) -> object:
+    manifold3d = pytest.importorskip("manifold3d")
+    import numpy as np
+    m = mesh  # a trimesh.Trimesh
+    return manifold3d.Manifold(manifold3d.Mesh(
+        vert_properties=np.asarray(m.vertices, dtype=np.float32),  # type: ignore[attr-defined]
+        tri_verts=np.asarray(m.faces, dtype=np.uint32)))  # type: ignore[attr-defined]
+
+
+def _box_solid(lo: tuple[float, float, float], hi: tuple[float, float, float]) -> object:
+    manifold3d = pytest.importorskip("manifold3d")
+    size = [h - low for low, h in zip(lo, hi, strict=True)]
+    return manifold3d.Manifold.cube(size).translate(list(lo))
+
+
+def _overlap(a: object, b: object) -> float:
+    return float((a ^ b).volume())  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("part", build.PARTS)
+def test_each_printed_part_is_a_closed_solid_lying_on_the_bed(part: str) -> None:
+    """Each printed part as the build exports it: one closed, manifold solid (a slicer's
+    need), resting on z = 0 (the bed) and nothing below it."""
+    m = _mesh(part)
+    assert m.is_watertight and m.is_volume, part  # type: ignore[attr-defined]
+    assert m.bounds[0][2] == pytest.approx(0.0, abs=1e-6), part  # type: ignore[attr-defined]
+    assert m.body_count == 1, part  # type: ignore[attr-defined]
+
+
+def test_the_assembled_pad_stands_on_the_table_and_no_two_parts_overlap() -> None:
+    """The whole pad in place: nothing below the table top (the old hood poked 2.1 mm
+    through it), and the parts fill exactly the sum of their volumes (no part inside
+    another), the hood's foot on the base's top, the base on the plate."""
+    whole = _mesh(build.ASSEMBLED)
+    assert whole.is_watertight  # type: ignore[attr-defined]
+    assert whole.bounds[0][2] == pytest.approx(0.0, abs=1e-6)  # type: ignore[attr-defined]
+    parts = sum(_mesh(p).volume for p in build.PARTS)  # type: ignore[attr-defined]
+    assert whole.volume == pytest.approx(parts, rel=1e-3)  # type: ignore[attr-defined]
+
+
+def _base_in_place() -> object:
+    # base.stl lies upside down as it prints: turned back, its top at plate_t + base_h
+    n = sightline.numbers()
+    solid = _solid(_mesh("base"))
+    return solid.mirror([0, 0, 1]).translate([0, 0, n["plate_t"] + n["base_h"]])  # type: ignore[attr-defined]
+
+
+def test_the_keystone_clips_into_its_wall_with_room_behind() -> None:
+    """The back wall takes a real keystone: its 14.9 x 19.4 mm cut-out through a wall a
+    keystone's latch grips (1.5-2.5 mm), material all round it, and 22 x 30 mm clear behind
+    (the old base had 13.6 mm inside and a cut that broke through its top)."""
+    n = sightline.numbers()
+    base = _base_in_place()
+    y1 = n["back_y"]
+    y0 = y1 - n["key_wall"]
+    assert 1.5 <= n["key_wall"] <= 2.5 and (n["key_w"], n["key_h"]) == (14.9, 19.4)
+    z0 = n["key_z"]
+    hole = _box_solid((-n["key_w"] / 2 + 0.05, y0 - 1, z0 + 0.05),
+                      (n["key_w"] / 2 - 0.05, y1 + 1, z0 + n["key_h"] - 0.05))
+    assert _overlap(base, hole) == pytest.approx(0.0, abs=1e-3)
+    frame = _box_solid((-n["key_w"] / 2 - 2, y0 + 0.1, z0 - 2),
+                       (n["key_w"] / 2 + 2, y1 - 0.1, z0 + n["key_h"] + 2))
+    ring_of_wall = _overlap(base, frame)
+    assert ring_of_wall > 0.9 * ((n["key_w"] + 4) * (n["key_h"] + 4) - n["key_w"] * n["key_h"]) \
+        * (n["key_wall"] - 0.2)
+    room = _box_solid((-n["key_room_w"] / 2, y0 - n["key_room_d"], z0 - 2),
+                      (n["key_room_w"] / 2, y0 - 0.01, z0 - 2 + n["key_room_h"]))
+    assert _overlap(base, room) == pytest.approx(0.0, abs=1e-3)
+    assert z0 - 2 >= n["plate_t"] and z0 - 2 + n["key_room_h"] <= \
+        n["plate_t"] + n["base_h"] - n["top_t"]
+
+
+def test_the_switch_sits_in_its_carrier_and_its_cap_stands_proud() -> None:
+    n = sightline.numbers()
+    base = _base_in_place()
+    top = n["plate_t"] + n["base_h"]
+    board_z = top + n["cap_proud"] - n["cap_h"] - n["switch_h"]
+    y, w = n["button_y"], n["switch_w"]
+    body = _box_solid((-w / 2, y - w / 2, board_z), (w / 2, y + w / 2, board_z + 3.5))
+    assert _overlap(base, body) == pytest.approx(0.0, abs=1e-3)
+    manifold3d = pytest.importorskip("manifold3d")
+    cap = manifold3d.Manifold.cylinder(n["cap_h"], 11.5 / 2, 11.5 / 2, 64).translate(
+        [0, y, board_z + n["switch_h"]])
+    assert _overlap(base, cap) == pytest.approx(0.0, abs=1e-3)
+    assert board_z + n["switch_h"] + n["cap_h"] == pytest.approx(top + n["cap_proud"])
+    # the carrier's sleeve round it (its walls within a millimetre of the switch's sides)
+    sleeve = _box_solid((-w / 2 - 1, y - w / 2 - 1, board_z + 0.5), (w / 2 + 1, y + w / 2 + 1,
+                                                                      top - n["top_t"]))
+    assert _overlap(base, sleeve) > 4 * w * 0.5 * 3
+
+
+def test_every_screw_finds_its_insert() -> None:
+    """The plate's four screws go up into inserts in the base's bosses, the hood's two from
+    inside the base into inserts in its foot: a hole where each screw goes, and an insert's
+    hole (4 mm, 6 deep) in solid material round it."""
+    import math
+    n = sightline.numbers()
+    manifold3d = pytest.importorskip("manifold3d")
+    base = _base_in_place()
+    plate = _solid(_mesh("plate"))
+    hood = _solid(_mesh("hood")).translate([0, 0, n["plate_t"] + n["base_h"]])  # type: ignore[attr-defined]
+
+    def rod(d: float, z0: float, z1: float, x: float, y: float) -> object:
+        return manifold3d.Manifold.cylinder(z1 - z0, d / 2, d / 2, 48).translate([x, y, z0])
+    top = n["plate_t"] + n["base_h"]
+    for a in (45, 135, 225, 315):
+        x = n["plate_screw_r"] * math.cos(math.radians(a))
+        y = n["plate_screw_r"] * math.sin(math.radians(a))
+        assert _overlap(plate, rod(3.0, -1, n["plate_t"] + 1, x, y)) == pytest.approx(0, abs=1e-3)
+        assert _overlap(base, rod(3.9, n["plate_t"], n["plate_t"] + n["insert_depth"] - 0.1,
+                                  x, y)) == pytest.approx(0, abs=1e-3)
+        wall = rod(n["boss_d"] - 0.5, n["plate_t"] + 0.5, n["plate_t"] + n["insert_depth"], x, y)
+        assert _overlap(base, wall) > 0.8 * math.pi / 4 * ((n["boss_d"] - 0.5) ** 2 - 16) * 5.5
+    for sx in (-1, 1):
+        x, y = sx * n["hood_screw_x"], n["hood_y"]
+        assert _overlap(base, rod(3.0, top - n["top_t"] - 1, top + 0.01, x, y)) == \
+            pytest.approx(0, abs=1e-3)
+        assert _overlap(hood, rod(3.9, top, top + n["insert_depth"] - 0.1, x, y)) == \
+            pytest.approx(0, abs=1e-3)
+        assert _overlap(hood, rod(8, top + 0.5, top + n["insert_depth"], x, y)) > 100
 
 
 def test_the_parts_lists_are_generated_and_add_up() -> None:
@@ -130,6 +256,9 @@ def test_the_parts_lists_are_generated_and_add_up() -> None:
     # what the review found missing from the controller's list is on it now
     wanted = ("MF-R050", "DIP-14 socket", "SOT-23-6 to DIP adapter", "100 nF", "hookup wire")
     assert all(any(w in p for _, p, n, _ in parts.CONTROLLER for p in (p, n)) for w in wanted)
+    # and from the pad's: what holds the printed parts together
+    wanted = ("heat-set inserts", "countersunk", "pan head", "perfboard", "M2 x 6", "feet")
+    assert all(any(w in p for _, p, _, _ in parts.PAD) for w in wanted)
 
 
 def test_the_budget_counts_the_dark_rings_and_the_cords_reach() -> None:
