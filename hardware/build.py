@@ -63,6 +63,8 @@ def main() -> int:
     for name, (view, camera) in VIEWS.items():
         render_png(view, camera, PAD / f"{name}.png")
     (PAD / "sightline.svg").write_text(sightline.svg())
+    readme = HERE / "README.md"
+    readme.write_text(sightline.render(readme.read_text()))
     schematic.main()
     plan.main()
     import parts

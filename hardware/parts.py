@@ -27,6 +27,8 @@ PAD: list[Part] = [
     (1, "100 uF 10 V electrolytic capacitor (at the ring)", "", 0.10),
     (1, "Cat5e patch cord, 2 m (see power-and-cables.md for the table's length)", "", 2.00),
     (1, "label for both plugs: \"MAFIA PAD - not Ethernet\"", "", 0.05),
+    (1, "louvre (privacy) film, 2-way, 60 degrees, cut to a 57.6 mm disc (on the diffuser)",
+     '"privacy filter film 2-way" (an A4 sheet makes 15)', 0.70),
     (90, "g of PETG filament (plate, base and hood in black, diffuser in white)", "", 0.025),
     (6, "M3 heat-set inserts, 5.7 mm long (4 in the base's bosses, 2 in the hood's foot)",
      '"M3 x 5.7 heat set insert"', 0.05),

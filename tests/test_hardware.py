@@ -30,18 +30,45 @@ def _tool(name: str) -> None:
 def test_the_hood_hides_the_ring_from_everyone_but_its_player() -> None:
     rep = sightline.report()                       # from pad.scad's own numbers
     assert rep["player_sees_leds"] == 1.0          # every LED, eyes anywhere in the tolerance
-    assert rep["neighbour sees window"] == 0.0
-    assert rep["two seats away sees window"] == 0.0
-    assert rep["across the table sees window"] == 0.0
+    for posture in ("sitting", "leaning back", "leaning in"):
+        assert rep[f"player {posture} sees leds"] == 1.0, posture
+    for who in ("neighbour", "two seats away", "across the table"):
+        assert rep[f"{who} sees window"] == 0.0, who
+        assert rep[f"{who} sees lit inside"] == 0.0, who     # the lit inner wall, too
+    assert rep["light into the base"] == 0.0       # nothing round the button or at the back
     assert rep["neighbour_off_axis_deg"] > rep["cutoff_deg"] + 5     # with a margin
+
+
+def test_the_tables_it_is_safe_at_are_the_readmes() -> None:
+    """Round tables of 450 to 700 mm a seat and long ones, every other player seated,
+    standing and leaning in: safe from 550 mm round and 600 mm long (the README says so, and
+    its table is this model's), and no table is safe without the louvre film."""
+    rows = sightline.tables()
+    safe = {(r["table"], r["spacing"]) for r in rows if r["safe"]}
+    assert safe == {("round", s) for s in (550, 600, 650, 700)} | {
+        ("long", s) for s in (600, 650, 700)}
+    bare = sightline.tables({**sightline.numbers(), "louvre_deg": 0.0})
+    assert not any(r["safe"] for r in bare)
+    readme = (HW / "README.md").read_text()
+    assert sightline.render(readme) == readme      # python3 hardware/build.py was run
+    assert "round tables from 550 mm a seat and\nlong tables from 600 mm a seat" in readme
 
 
 def test_the_sight_line_check_can_fail() -> None:
     n = sightline.numbers()
-    shallow = {**n, "hood_h": 30.0}                # half the depth: the neighbour sees in
+    shallow = {**n, "hood_h": 30.0, "louvre_deg": 0.0}   # half the depth: the neighbour sees in
     assert sightline.report(shallow)["neighbour sees window"] > 0
     wide = {**n, "eye_tolerance": 20.0}            # eyes too far off: an LED is cut
     assert sightline.report(wide)["player_sees_leds"] < 1.0
+    # the neighbour sees a lit far wall in the old smooth hood (1.5 % of the diffuser's
+    # brightness), and without either the ridges or the film (a third of a percent)
+    smooth = {**n, "ridge": 0.0, "ridge_rise": 0.0, "ridge_pitch": 0.0, "window_d": 54.0}
+    lit = "neighbour sees lit inside"
+    assert sightline.report({**smooth, "louvre_deg": 0.0})[lit] > 0.01
+    assert sightline.report(smooth)[lit] > 0.003
+    assert sightline.report({**n, "louvre_deg": 0.0})[lit] > 0.003
+    # the old wire hole (the ring's middle, 21 mm): light into the base
+    assert sightline.leaks({**n, "wire_r": 0.0, "wire_hole": 21.0}) > 0
 
 
 def test_the_drawings_match_their_sources() -> None:

@@ -20,8 +20,14 @@ ring_id = 23;          // and inside
 ring_t = 3.5;          // board and LEDs
 led_circle = 30;       // diameter of the circle through the LED centres
 diffuser_t = 1.2;      // white PETG printed, or 2 mm opal acrylic cut to window_d
-window_d = 54;         // the hood's inside diameter: the lit window
+window_d = 58;         // the hood tube's inside diameter (the ridges leave 53 mm clear)
 hood_h = 60;           // the hood's depth above the diffuser
+ridge = 2.5;           // light-trap ridges round the inside: how far each stands in,
+ridge_rise = 2.5;      // the height of its sloping top (its underside is flat),
+ridge_pitch = 3;       // and one every 3 mm up the tube, the top one 1 mm below the rim
+louvre_deg = 30;       // a louvre (privacy) film on the diffuser, its louvres across the
+                       // player's view, passes light only this far off the axis to either
+                       // side (a "60 degree" film; 0: none)
 tilt = 38;             // the hood leans toward the player by this many degrees from upright
 wall = 2.4;
 
@@ -76,10 +82,12 @@ top_z = plate_t + base_h;                      // the shell's top face
 hood_r = window_d / 2 + wall;                  // the hood tube's outside radius
 hood_lift = hood_r * sin(tilt) + 1;            // the tube's foot centre above the top face
                                                // (its lowest edge 1 mm into the collar)
-tube_len = ring_t + diffuser_t + hood_h;
+tube_len = 1.5 + ring_t + diffuser_t + hood_h;   // the ledge, the ring, the diffuser, the depth
 board_z = top_z + cap_proud - cap_h - switch_h;  // the switch board's top face
 // where the hood's axis meets the top face: the ring's wires go down there
 wire_y = hood_y + hood_lift * tan(tilt);
+wire_hole = 4;                                 // their hole through the ring's ledge,
+wire_r = 15;                                   // under the middle of the ring's board
 
 module hood_frame() {
     // the tube's own frame: its foot centre, its axis leaning toward the player (-y)
@@ -163,12 +171,13 @@ module hood() {
                     cylinder(r = hood_r, h = 0.01);
             }
         }
-        // the window, down to the ring's ledge
-        hood_frame() translate([0, 0, 1.5]) cylinder(d = window_d, h = tube_len);
-        // through the ledge and the collar: the ring's wires
-        hood_frame() translate([0, 0, -1]) cylinder(d = ring_id - 2, h = 4);
+        // the window with its light trap, down to the ring's ledge
+        hood_frame() rotate_extrude() polygon(bore());
+        // through the ledge, under the ring's board (which covers it: no light goes down
+        // into the base), and through the collar: the ring's three wires
+        hood_frame() translate([0, wire_r, -1]) cylinder(d = wire_hole, h = 4);
         hull() {
-            hood_frame() translate([0, 0, 0.5]) cylinder(d = 8, h = 0.01);
+            hood_frame() translate([0, wire_r, 0]) cylinder(d = wire_hole - 0.4, h = 0.01);
             translate([0, wire_y, top_z - 1]) cylinder(d = 8, h = 0.01);
         }
         // the inserts for its two screws, from below
@@ -176,6 +185,21 @@ module hood() {
             cylinder(d = insert_d, h = insert_depth);
     }
 }
+
+// the ridges' undersides above the diffuser, from the lowest up: the top one's slope ends
+// 1 mm below the rim, and none is lower than half a pitch
+ridge_top = hood_h - ridge_rise - 1;
+ridge_count = floor((ridge_top - ridge_pitch / 2) / ridge_pitch) + 1;
+function ridge_heights() =
+    [for (i = [0 : ridge_count - 1]) ridge_top - (ridge_count - 1 - i) * ridge_pitch];
+
+// the hood's bore in section (radius, height in the tube's frame): the ring's ledge, the
+// wall, and the light trap: ridges round the inside, flat below (toward the ring: lit, but
+// nobody above sees an underside) and sloping above (in the shadow of the one below)
+function bore() = let (r = window_d / 2, d0 = 1.5 + ring_t + diffuser_t) concat(
+    [[0, 1.5], [r, 1.5]],
+    [for (z = ridge_heights()) each [[r, d0 + z], [r - ridge, d0 + z], [r, d0 + z + ridge_rise]]],
+    [[r, tube_len + 1], [0, tube_len + 1]]);
 
 module diffuser_disc() {
     cylinder(d = window_d - 0.4, h = diffuser_t);
