@@ -243,8 +243,10 @@ def test_every_ring_comes_out_of_its_pin_as_the_pi_draws_it(pico: Any,
         # (the capture may begin in the middle of a frame, and the dump end in one: those
         # two are cut)
         last = len(_frame_starts(edges)) - 1
+        # (a dump cut in the middle of a bit says so without a frame number)
         errors = [e for e in timing["errors"]
-                  if not e.startswith(("frame 0: ", f"frame {last}: "))]
+                  if not e.startswith(("frame 0: ", f"frame {last}: ",
+                                       "capture ends while high"))]
         assert not errors, (pin, errors[:3])
     # the pins between the rings (GPIO 23-25: power mode, VBUS sense, the LED) carry none
     # of it
