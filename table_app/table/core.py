@@ -25,15 +25,13 @@ from ..rules import effects as E
 from ..sound.narration import Narrator
 from .commands import HostCommands
 from .config import Host, Input, Shown, TableConfig, Voice
-from .context import DAWN, TableContext
+from .context import TableContext
 from .day import DayFlow
 from .deal import DealFlow
 from .kinds import Ask, TableStage, Timed
 from .night import NightFlow
 from .questions import Question, Questions
 from .timers import Timer
-
-__all__ = ["DAWN", "Table"]
 
 #: the pad reasons the host reads in his language: (the word's key, how the reason begins)
 REASONS = (("stuck", ("stuck",)), ("link", ("link",)),
@@ -114,10 +112,6 @@ class Table:
     @property
     def panel(self) -> PadPanel:
         return self.ctx.panel
-
-    @property
-    def voice(self) -> Voice:
-        return self.ctx.voice
 
     @property
     def stage(self) -> TableStage:
@@ -215,9 +209,6 @@ class Table:
     def tell(self, key: str, **fields: str) -> None:
         """A note for the host in his language (`TableContext.tell`)."""
         self.ctx.tell(key, **fields)
-
-    def say(self, line: list[str]) -> None:
-        self.ctx.say(line)
 
     # -- the one way in ------------------------------------------------------------------
     def handle(self, inp: Input, now: float) -> None:
