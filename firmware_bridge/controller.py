@@ -21,6 +21,8 @@ import fwconfig as cfg
 import padlink as pl
 import ringdraw as rd
 from pixelout import PixelOut
+from edges import ROOM, Edges
+from edges import scan as scan_edges
 
 try:
     PROTOCOL = cfg.PROTOCOL          # a test may pretend to be another firmware
@@ -49,7 +51,7 @@ REFRESH_MS = getattr(cfg, "REFRESH_MS", 1000)   # an older fwconfig has none
 # buffer fills when the table app hangs with the port open. That buffer holds 256 bytes
 # (tinyusb's CDC FIFO at full speed), so while less than that was written since the Pi last
 # spoke, a write never waits; past it the controller holds back (beats and stats are skipped,
-# edges stay with the sender, which sends them again once the Pi is back).
+# edges stay queued in `edges`, which sends them again once the Pi is back).
 LINK_ROOM = 192
 
 
@@ -57,20 +59,15 @@ class Controller:
     def __init__(self, link_in, link_out):
         self.link_in = link_in
         self.link_out = link_out
+        self.send = link_out.write                # (made once: the edges' hot path)
         self.poller = select.poll()
         self.poller.register(link_in, select.POLLIN)
+        # the pins' pull-ups on; from here they are read all at once (GPIO_IN) by `edges`
         self.buttons = [Pin(p, Pin.IN, Pin.PULL_UP) for p in cfg.BUTTON_PINS]
-        self.down = [False] * cfg.SEATS
-        self.mask = 0                             # every button's bit in the GPIO register
-        for p in cfg.BUTTON_PINS:
-            self.mask |= 1 << p
-        self.down_bits = 0                        # the bits of the buttons taken as down
-        self.lock_until = [0] * cfg.SEATS
-        self.changed_at = [None] * cfg.SEATS      # when a pin first read otherwise
-        self.pending = 0                          # the bits of the pins with a changed_at
-        self.seat_of_bit = {}                     # a button's GPIO bit -> its seat index
-        for i in range(cfg.SEATS):
-            self.seat_of_bit[1 << cfg.BUTTON_PINS[i]] = i
+        # the Pico reads GPIO_IN in machine code; the unix port's shim hands its levels in
+        self.pico = sys.platform == "rp2"
+        self.edges = Edges(cfg.BUTTON_PINS, cfg.MIN_PRESS_MS, cfg.DEBOUNCE_MS, self.pico)
+        self.st, self.frames, self.views = self.edges.st, self.edges.slots, self.edges.views
         pins = getattr(cfg, "RING_PINS", None) or (cfg.PIXEL_PIN,)
         self.chain = len(pins) != cfg.SEATS
         if not self.chain and sys.platform == "rp2":
@@ -102,15 +99,13 @@ class Controller:
         self.blanked = True
         self.cap = 255
         self.budget = cfg.BUDGET_MA
-        self.sender = pl.Sender(reuse=True)
         self.receiver = pl.Receiver()
         self.decoder = pl.Decoder()
         self.inbox = bytearray(256)               # what the link brought, a byte at a time
         self.inview = memoryview(self.inbox)
         self.slots = [self.inview[i:i + 1] for i in range(256)]
-        self.edge = bytearray(6)                  # an edge's body, filled in place
         self.acks = []
-        self.room = LINK_ROOM                     # bytes that may be written (LINK_ROOM)
+        self.st[ROOM] = LINK_ROOM                 # bytes that may be written (LINK_ROOM)
         try:
             import os
             self.bulk = os.getenv("PADLINK_NONBLOCKING") == "1"
@@ -148,86 +143,23 @@ class Controller:
             self.boot = pl.p32(ticks_ms() ^ 0x5A5A5A5A)
 
     # -- buttons --------------------------------------------------------------------------
-    @micropython.native
     def scan(self, now):
-        # A press counts once the pin has read pressed for MIN_PRESS_MS, stamped when it
-        # began: a spike of noise on a long cable never leaves the controller (a tap is taken
-        # at its release, so this delays no answer). A release counts at once; after any edge
-        # its bounces are locked out for DEBOUNCE_MS, and a change seen meanwhile is stamped
-        # when it was first seen.
-        edges = False
-        # all twelve buttons in one register read, and no list made for them: this runs a
-        # thousand times a second, and every allocation brings the garbage collector nearer
-        bits = mem32[GPIO_IN] if mem32 is not None else -1
-        if bits < 0:
-            return self._scan_pins(now)
-        differ = (~bits & self.mask) ^ self.down_bits
-        if not differ and not self.pending:
-            # nothing changed since the last scan: the usual case, one comparison
-            return False
-        # only the pins that read otherwise than taken, or did a moment ago, are looked at:
-        # on the Pico's core each pin of a loop over all twelve cost as much as a frame
-        seat_of = self.seat_of_bit
-        look = differ | self.pending
-        while look:
-            bit = look & -look
-            look ^= bit
-            i = seat_of[bit]
-            if not differ & bit:
-                self.changed_at[i] = None          # it went back: a bounce, nothing more
-                self.pending &= ~bit
-                continue
-            if self._pin_changed(i, not self.down[i], now):
-                edges = True
-        return edges
-
-    def _scan_pins(self, now):
-        # the same, pin by pin, where there is no GPIO register to read (the unix port's
-        # simulated pins)
-        edges = False
-        for i in range(cfg.SEATS):
-            pressed = self.buttons[i].value() == 0
-            if pressed == self.down[i]:
-                self.changed_at[i] = None
-                continue
-            if self._pin_changed(i, pressed, now):
-                edges = True
-        return edges
-
-    @micropython.native
-    def _pin_changed(self, i, pressed, now):
-        # pin i reads `pressed`, otherwise than taken: an edge now, or not yet
-        bit = 1 << cfg.BUTTON_PINS[i]
-        at = self.changed_at[i]
-        if at is None:
-            at = self.changed_at[i] = now
-            self.pending |= bit
-        if ticks_diff(now, self.lock_until[i]) < 0:
-            return False
-        if pressed and ticks_diff(now, at) < cfg.MIN_PRESS_MS:
-            return False
+        # the unix port's scan: its shimmed pins' levels handed to the same machine code,
+        # and its work timed here (the Pico's is timed inside, where a call costs nothing)
+        bits = mem32[GPIO_IN]
+        seq = self.edges.seq()
         began = ticks_us()
-        self.changed_at[i] = None
-        self.pending &= ~bit
-        self.down[i] = pressed
-        self.down_bits ^= bit
-        self.lock_until[i] = time.ticks_add(now, cfg.DEBOUNCE_MS)
-        e = self.edge
-        e[0] = i + 1
-        e[1] = 1 if pressed else 0
-        e[2] = (at >> 24) & 0xFF
-        e[3] = (at >> 16) & 0xFF
-        e[4] = (at >> 8) & 0xFF
-        e[5] = at & 0xFF
-        self.sender.add_edge(e)
-        self.work_us += ticks_diff(ticks_us(), began)
-        return True
+        k = scan_edges(self.st, bits, now, self.frames)
+        if self.edges.seq() != seq:
+            self.work_us += ticks_diff(ticks_us(), began)
+        return k
 
     # -- the link -------------------------------------------------------------------------
     def write(self, data):
-        if len(data) > self.room:
+        st = self.st
+        if len(data) > st[ROOM]:
             return               # it could wait on a full buffer: see LINK_ROOM
-        self.room -= len(data)
+        st[ROOM] -= len(data)
         began = ticks_us()
         try:
             self.link_out.write(data)
@@ -282,7 +214,7 @@ class Controller:
             got = bytes(self.inview[:n]) if n else None
         if not n:
             return False
-        self.room = LINK_ROOM            # the Pi is there: what was sent has been taken
+        self.st[ROOM] = LINK_ROOM        # the Pi is there: what was sent has been taken
         self.io_us += ticks_diff(ticks_us(), began)
         dec = self.decoder
         start = 0
@@ -291,11 +223,11 @@ class Controller:
             # the edge in flight (every edge has one; a release's comes with the ring's new
             # picture behind it), or the Pi's heartbeat alone (the loop's upkeep, not a
             # press's work: False)
-            queue = self.sender.queue
-            if queue:
-                ack = pl.ack_frame(queue[0][0], self.key)
+            head = self.edges.head()
+            if head:
+                ack = pl.ack_frame(head, self.key)
                 if got.startswith(ack):
-                    self.sender.ack(queue[0][0])
+                    self.edges.ack(head)
                     self.last_host = now
                     start = len(ack)
             if not start and got == self.pi_beat:
@@ -322,7 +254,7 @@ class Controller:
             self.dirty = True
         if kind == ACK:
             if body:
-                self.sender.ack(body[0])
+                self.edges.ack(body[0])
             return
         if kind == BEAT or not seq:
             return
@@ -360,10 +292,10 @@ class Controller:
         # hello are never taken again; answer who we are, and prove the pairing; the
         # session's key signs every frame from here on
         self.receiver.reset(seq)
-        self.sender.restart()
+        self.edges.restart()
         challenge = pl.unpack(pl.HELLO, body).get("challenge", b"")
         self.key = pl.session_key(SECRET, challenge, self.boot)
-        self.sender.rekey(self.key)
+        self.edges.rekey(self.key)
         self.pi_beat = bytes(pl.frame(BEAT, 0, b"", self.key))
         self.write(pl.frame(pl.HELLO_REPLY, 0, pl.pack(
             pl.HELLO_REPLY, protocol=PROTOCOL, seats=cfg.SEATS, ring=cfg.RING, boot=self.boot,
@@ -405,11 +337,6 @@ class Controller:
         machine.reset()
 
     def pump(self, now):
-        frame = self.sender.due(now) if self.sender.queue else None
-        if frame is not None:
-            began, io = ticks_us(), self.io_us
-            self.write(frame)
-            self.work_us += ticks_diff(ticks_us(), began) - (self.io_us - io)
         if ticks_diff(now, self.last_beat) >= cfg.BEAT_MS:
             self.last_beat = now
             pl.put(self.beat_body, 0, 4, now)
@@ -420,9 +347,10 @@ class Controller:
             self.stats_due = False
             b = self.stats_body
             pl.put(b, 0, 2, self.decoder.bad)
-            pl.put(b, 2, 2, self.sender.resends)
-            pl.put(b, 4, 2, self.sender.dropped)
-            pl.put(b, 6, 4, self.work_us)
+            resends, dropped, edge_us = self.edges.counts()
+            pl.put(b, 2, 2, resends)
+            pl.put(b, 4, 2, dropped)
+            pl.put(b, 6, 4, self.work_us + edge_us)
             pl.put(b, 10, 4, self.io_us)
             self.write(pl.frame(pl.STATS, 0, b, self.key))
 
@@ -481,6 +409,7 @@ class Controller:
             self.out.post(0, self.back[0])
         self.todo.clear()
 
+    @micropython.native
     def step(self):
         # work_us (sent in STATS) is the controller's own cost of a press: making its edge,
         # taking the frames that come back and acknowledging them, drawing the ring and
@@ -491,7 +420,15 @@ class Controller:
         # loop, not a press's work.
         now = ticks_ms()
         self.wdt.feed()
-        self.scan(now)
+        # a tap's edge: found, framed and queued in one call (edges.py), and its frame (or
+        # the one waiting for its ack, when that is late) handed to USB at once. Not timed
+        # as link time: two ticks_us calls would cost as much as the write
+        k = scan_edges(self.st, -1, now, self.frames) if self.pico else self.scan(now)
+        if k:
+            try:
+                self.send(self.views[k - 1])
+            except OSError:
+                pass             # nobody listening: sent again after RESEND_MS
         began, io = ticks_us(), self.io_us
         if self.read(now):
             self.work_us += ticks_diff(ticks_us(), began) - (self.io_us - io)
@@ -521,8 +458,9 @@ class Controller:
         if self.acks:
             began, io = ticks_us(), self.io_us
             acks = self.acks
-            if ACK_LEN * len(acks) > self.room:
-                del acks[self.room // ACK_LEN:]     # what fits; the Pi sends the rest again
+            room = self.st[ROOM]
+            if ACK_LEN * len(acks) > room:
+                del acks[room // ACK_LEN:]          # what fits; the Pi sends the rest again
             if acks:
                 key = self.key
                 self.write(pl.ack_frame(acks[0], key) if len(acks) == 1

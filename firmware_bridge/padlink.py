@@ -580,19 +580,13 @@ class Sender:
     the order they were made (a press is never overtaken by its release).
     """
 
-    def __init__(self, limit=64, reuse=False):
+    def __init__(self, limit=64):
         self.seq = 0
         self.queue = []       # [seq, frame bytes, last sent ms or None, tag, kind, body]
         self.limit = limit
         self.dropped = 0
         self.resends = 0
-        # reuse=True: an acknowledged entry and its frame's buffer are kept for the next
-        # frame of the same length, so the pad's edges allocate nothing. Only for a side that
-        # writes a frame before it takes the next ack (the controller's one loop); the Pi
-        # writes outside its lock, from two threads, so it makes each frame anew.
-        self.spare = [] if reuse else None
         self.key = None       # the session's MAC key (see rekey)
-        self.wire = bytearray(10)    # an EDGE's body and MAC, made in place (add_edge)
 
     def rekey(self, key):
         """A new session: the frames waiting are signed with its key from now on."""
@@ -624,64 +618,15 @@ class Sender:
         if len(self.queue) >= self.limit:
             self.queue.pop(0)
             self.dropped += 1
-        spare = self.spare
-        wire = signed(self.key, kind, seq, body)
-        n = len(wire)
-        # (the body kept is a copy: the controller fills its edge's buffer in place, and a
-        # frame numbered or signed again is made from what is kept)
-        # a frame of n < 250 body bytes is n + 6 long on the wire: one COBS code, a 0x00
-        if spare and n < 250 and len(spare[-1][1]) == n + 6:
-            entry = spare.pop()
-            _encode(kind, seq, wire, entry[1], 1)
-            entry[0] = seq
-            entry[2] = None
-            entry[3] = tag
-            entry[4] = kind
-            entry[5] = bytes(body)
-        else:
-            entry = [seq, frame(kind, seq, wire), None, tag, kind, bytes(body)]
+        # (the body kept is a copy: a frame numbered or signed again is made from it)
+        entry = [seq, frame(kind, seq, body, self.key), None, tag, kind, bytes(body)]
         self.queue.append(entry)
-        return seq
-
-    @micropython.native
-    def add_edge(self, body):
-        """add(EDGE, body) on the controller's hot path: on the Pico, with a spare entry, its
-        frame is made again in place, signed by fastmac (each call and attribute the general
-        `add` makes costs the core as much as the hash: an edge took 54,000 cycles there)."""
-        spare = self.spare
-        key = self.key
-        queue = self.queue
-        if _hsip_words is None or not spare or key is None or len(queue) >= self.limit \
-                or len(body) != 6:
-            return self.add(EDGE, body)
-        entry = spare[-1]
-        out = entry[1]
-        if len(out) != 16:          # an EDGE's frame: 6 + 4 bytes of body, 6 of framing
-            return self.add(EDGE, body)
-        spare.pop()
-        seq = self.seq % 255 + 1
-        self.seq = seq
-        ctx = _CTX[1] if _CTX[0] == key else _fast_ctx(key)
-        _pack(ctx, EDGE, seq, body, 6)
-        _hsip_words(ctx)
-        wire = self.wire
-        wire[0:6] = body
-        _mac_to(ctx, wire, 6)
-        _encode(EDGE, seq, wire, out, 1)
-        entry[0] = seq
-        entry[2] = None
-        entry[3] = None
-        entry[4] = EDGE
-        entry[5] = bytes(body)
-        queue.append(entry)
         return seq
 
     @micropython.native
     def ack(self, seq):
         if self.queue and self.queue[0][0] == seq:
-            entry = self.queue.pop(0)
-            if self.spare is not None and len(self.spare) < 4:
-                self.spare.append(entry)
+            self.queue.pop(0)
             return True
         return False
 

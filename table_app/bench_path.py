@@ -341,7 +341,7 @@ SHOWS = [[pl.frame(pl.SHOW, q, bytes([i + 1, 1, 0x0F, 0xFF, 1 + (q % 12), 0]), K
 
 
 def head():
-    return c.sender.queue[0][0] if c.sender.queue else 0
+    return c.edges.head()
 
 
 def tap(i):

@@ -34,8 +34,8 @@ from firmware_bridge import padlink as pl
 from .paths import write_private
 
 FIRMWARE = Path(__file__).resolve().parent.parent / "firmware_bridge"
-FILES = ("fastmac.py", "padlink.py", "ringdraw.py", "pixelout.py", "pioring.py", "fwconfig.py",
-         "controller.py", "main.py")
+FILES = ("fastmac.py", "padlink.py", "edges.py", "ringdraw.py", "pixelout.py", "pioring.py",
+         "fwconfig.py", "controller.py", "main.py")
 # always as source: MicroPython starts only a main.py, and fwconfig.py is the club's to read
 # and change
 SOURCE_ONLY = ("fwconfig.py", "main.py")

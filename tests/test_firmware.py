@@ -18,6 +18,7 @@ from firmware_bridge import fwconfig
 from firmware_bridge import padlink as pl
 from firmware_bridge.picosim import FIRMWARE, Firmware, micropython
 from table_app.clock import MonotonicClock
+from table_app.firmware import FILES  # every file the install copies
 from table_app.pads import PadEdge, PadLink
 from table_app.pads.rings import (
     CheckShown,
@@ -33,8 +34,6 @@ from table_app.pads.rings import (
 )
 from table_app.pads.serial_pads import SerialPads
 
-FILES = ["fastmac.py", "padlink.py", "ringdraw.py", "pixelout.py", "pioring.py", "fwconfig.py",
-         "controller.py", "main.py"]
 PICTURES = [Dark(), Pick(frozenset({1, 5, 12}), 5, 1), Vote(frozenset({3, 4}), 4, None),
             YesNo(1, None), YesNo(None, 2), CheckShown(7, "red"), CheckShown(2, "black"),
             CheckShown(9, "detective"), CheckShown(9, "no"), Countdown(45, 60),
@@ -300,25 +299,6 @@ def test_a_burst_of_pictures_behind_a_frame_in_flight_is_all_taken_as_new(burst:
     # every ring's last picture, once each, in the order the rings last changed
     last = {i % 12 + 1: i for i in range(burst)}
     assert taken == [bytes([seat, i % 7]) for seat, i in sorted(last.items(), key=lambda x: x[1])]
-
-
-def test_a_reusing_sender_sends_the_same_bytes() -> None:
-    # the controller's sender keeps acknowledged frames' buffers for the next edges: what
-    # goes on the wire is byte for byte what a sender making each frame anew sends
-    fresh, reusing = pl.Sender(), pl.Sender(reuse=True)
-    for i in range(600):
-        body = bytes([i % 12 + 1, i % 2]) + pl.p32(i * 7919) + bytes(i % 3 == 0)
-        a, b = fresh.add(pl.EDGE, body), reusing.add(pl.EDGE, body)
-        assert a == b
-        if i % 5 == 0:
-            continue                       # left queued: frames wait their turn
-        while fresh.queue:
-            assert bytes(fresh.due(i)) == bytes(reusing.due(i))
-            assert fresh.ack(fresh.queue[0][0]) and reusing.ack(reusing.queue[0][0])
-    assert reusing.spare and fresh.spare is None
-    # a frame made from a reused buffer decodes as it was made
-    seq = reusing.add(pl.EDGE, bytes([7, 1, 0, 0, 1, 2]))
-    assert pl.Decoder().feed(reusing.due(0)) == [(pl.EDGE, seq, bytes([7, 1, 0, 0, 1, 2]))]
 
 
 def test_a_release_is_acknowledged_with_its_answer_in_one_write() -> None:
@@ -901,3 +881,104 @@ def test_the_mac_is_halfsiphash_2_4_in_both_pythons() -> None:
     assert pl.opened(key, pl.EDGE, 10, body) is None                  # another seq
     assert pl.opened(key, pl.EDGE, 9, body[:-1] + bytes([body[-1] ^ 1])) is None
     assert pl.opened(None, pl.EDGE, 9, body) is None
+
+
+# -- the edges' hot path (edges.py) --------------------------------------------------------
+_EDGES = """
+import edges as E
+e = E.Edges((2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13), 15, 20, False)
+ALL = 0x3FFFFFFF
+def bits(*down):
+    b = ALL
+    for p in down:
+        b &= ~(1 << p)
+    return b
+def sent(k):
+    return bytes(e.views[k - 1]).hex() if k else "-"
+"""
+
+
+def _edges(code: str) -> list[str]:
+    return _mp(_EDGES + code).split()
+
+
+def test_an_edge_s_frame_is_byte_for_byte_padlink_s() -> None:
+    # a press (stamped at its first look, framed MIN_PRESS_MS later), its release, with
+    # the session's key, and the same frames signed again under a new key
+    out = _edges("e.rekey(bytes(range(1, 9)))\n"
+                 "e.st[E.ROOM] = 1000\n"
+                 "print(sent(E.scan(e.st, bits(4), 1000, e.slots)))\n"
+                 "print(sent(E.scan(e.st, bits(4), 1015, e.slots)))\n"
+                 "e.ack(e.head())\n"
+                 "print(sent(E.scan(e.st, bits(), 1100, e.slots)))\n"
+                 "e.rekey(b'abcdefgh')\n"
+                 "e.restart()\n"
+                 "print(sent(E.scan(e.st, bits(), 1101, e.slots)))\n")
+    key = bytes(range(1, 9))
+    assert out[0] == "-"                         # first seen: stamped, not yet a press
+    assert out[1] == pl.frame(pl.EDGE, 1, bytes([3, 1]) + pl.p32(1000), key).hex()
+    assert out[2] == pl.frame(pl.EDGE, 2, bytes([3, 0]) + pl.p32(1100), key).hex()
+    assert out[3] == pl.frame(pl.EDGE, 2, bytes([3, 0]) + pl.p32(1100), b"abcdefgh").hex()
+
+
+def test_edges_go_one_at_a_time_and_again_when_their_ack_is_late() -> None:
+    out = _edges("e.rekey(bytes(8))\n"
+                 "e.st[E.ROOM] = 1000\n"
+                 "E.scan(e.st, bits(4), 1000, e.slots)\n"
+                 "print(sent(E.scan(e.st, bits(4), 1015, e.slots)))\n"     # the press
+                 "print(sent(E.scan(e.st, bits(), 1040, e.slots)))\n"      # release queued
+                 "print(sent(E.scan(e.st, bits(), 1046, e.slots)))\n"      # press again
+                 "print(e.ack(e.head()))\n"
+                 "print(sent(E.scan(e.st, bits(), 1047, e.slots)))\n"      # then the release
+                 "print(e.counts()[0], e.queued())\n")
+    press = pl.frame(pl.EDGE, 1, bytes([3, 1]) + pl.p32(1000), bytes(8)).hex()
+    release = pl.frame(pl.EDGE, 2, bytes([3, 0]) + pl.p32(1040), bytes(8)).hex()
+    assert out == [press, "-", press, "1", release, "1", "1"]
+
+
+def test_nothing_is_sent_before_a_hello_nor_past_the_link_s_room() -> None:
+    out = _edges("E.scan(e.st, bits(6), 1000, e.slots)\n"
+                 "print(sent(E.scan(e.st, bits(6), 1020, e.slots)))\n"     # no key yet
+                 "e.rekey(bytes(8))\n"
+                 "e.st[E.ROOM] = 15\n"
+                 "print(sent(E.scan(e.st, bits(6), 1021, e.slots)))\n"     # no room
+                 "e.st[E.ROOM] = 40\n"
+                 "print(sent(E.scan(e.st, bits(6), 1022, e.slots)) != '-', e.st[E.ROOM])\n")
+    assert out == ["-", "-", "True", "24"]
+
+
+def test_a_cable_out_long_keeps_the_newest_edges() -> None:
+    # more edges than the ring holds while the Pi is away: the oldest give way, counted,
+    # and the rest go in order, each frame still padlink's
+    out = _edges("e.rekey(bytes(8))\n"
+                 "now = 1000\n"
+                 "for i in range(70):\n"
+                 "    E.scan(e.st, bits(2) if i % 2 == 0 else bits(), now, e.slots)\n"
+                 "    now += 16\n"
+                 "    E.scan(e.st, bits(2) if i % 2 == 0 else bits(), now, e.slots)\n"
+                 "    now += 30\n"
+                 "print(e.queued(), e.counts()[1], e.head())\n"
+                 "e.st[E.ROOM] = 1000\n"
+                 "print(sent(E.scan(e.st, bits(), now, e.slots)))\n")
+    assert out[:3] == ["64", "6", "7"]
+    start = 1000 + 6 * 46                  # the seventh edge, a press stamped then
+    assert out[3] == pl.frame(pl.EDGE, 7, bytes([1, 1]) + pl.p32(start), bytes(8)).hex()
+
+
+def test_a_pad_left_alone_for_days_still_answers_at_once() -> None:
+    # the debounce lock of a pad's last edge, days ago: read across the Pico's clock
+    # (a 2**30 ms period, as the scan is told on the Pico) it must not look like one
+    # still running. The old scan locked such a pad out for the next six days
+    out = _edges("e.rekey(bytes(8))\n"
+                 "e.st[E.ROOM] = 1000\n"
+                 "e.st[26] = (1 << 30) - 1\n"                    # the Pico's ticks period
+                 "E.scan(e.st, bits(4), 1000, e.slots)\n"
+                 "E.scan(e.st, bits(4), 1015, e.slots)\n"
+                 "e.ack(e.head())\n"
+                 "E.scan(e.st, bits(), 1100, e.slots)\n"
+                 "e.ack(e.head())\n"                            # lock until 1120
+                 "later = 1100 + (1 << 29) + 1000\n"            # 6.2 days on
+                 "E.scan(e.st, bits(4), later, e.slots)\n"
+                 "print(sent(E.scan(e.st, bits(4), later + 15, e.slots)))\n")
+    assert out[0] == pl.frame(pl.EDGE, 3, bytes([3, 1]) + pl.p32(1100 + (1 << 29) + 1000),
+                              bytes(8)).hex()

@@ -5,6 +5,7 @@ rings read back from the pins' WS2812 waveforms."""
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 import time
@@ -190,6 +191,33 @@ def test_the_pico_signs_with_its_assembly_halfsiphash(bare_pico: Any) -> None:
     assert want[:7] == ["03a662fa", "04e7fe8a", "89466e2a", "69b6fac5", "23fc6358", "c563cf8b",
                         "8f84b8d0"]                          # the reference's own vectors
     assert out[2].strip() == pl.signed(key, 5, 9, b"\x03\x01\x00\x00\x01\x00").hex()
+
+
+def test_the_pico_frames_an_edge_in_assembly_as_padlink_does(bare_pico: Any) -> None:
+    """An EDGE's whole frame (MAC, CRC, COBS) is made by fastmac.seal_edge on the RP2040:
+    byte for byte the frame the Pi's plain Python makes, for keys and bodies of every kind
+    (zero bytes among them, which COBS moves), and the viper version beside it the same."""
+    rng = random.Random(11)
+    cases = [(bytes(rng.randrange(256) for _ in range(8)),
+              bytes(0 if rng.random() < 0.3 else rng.randrange(256) for _ in range(6)),
+              rng.randrange(1, 256)) for _ in range(30)]
+    out = bare_pico.exec(
+        "import edges as E, padlink as pl\n"
+        "e = E.Edges((2,3,4,5,6,7,8,9,10,11,12,13), 15, 20, True)\n"
+        "print(E._SEAL is not None and e.st[30] != 0)\n"
+        f"for key, body, seq in {cases!r}:\n"
+        "    e.rekey(key)\n"
+        "    o = (seq % 64) * 24\n"
+        "    e.slots[o + 16:o + 22] = body\n"
+        "    e.slots[o + 22] = seq\n"
+        "    E._SEAL(e.st, o)\n"
+        "    a = bytes(e.slots[o:o + 16]).hex()\n"
+        "    E._seal(e.st, e.slots, o, pl._CRC)\n"
+        "    print(a, bytes(e.slots[o:o + 16]).hex())\n", timeout=300).split()
+    assert out[0] == "True"
+    for i, (key, body, seq) in enumerate(cases):
+        want = pl.frame(pl.EDGE, seq, body, key).hex()
+        assert out[1 + 2 * i] == want and out[2 + 2 * i] == want, i
 
 
 def test_a_tap_on_a_pad_reaches_the_pi_while_the_rings_are_written(pico: Any,
