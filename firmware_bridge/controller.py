@@ -23,6 +23,7 @@ import ringdraw as rd
 from pixelout import PixelOut
 from edges import ROOM, Edges
 from edges import scan as scan_edges
+from edges import scan_asm
 
 try:
     PROTOCOL = cfg.PROTOCOL          # a test may pretend to be another firmware
@@ -420,10 +421,11 @@ class Controller:
         # loop, not a press's work.
         now = ticks_ms()
         self.wdt.feed()
-        # a tap's edge: found, framed and queued in one call (edges.py), and its frame (or
-        # the one waiting for its ack, when that is late) handed to USB at once. Not timed
-        # as link time: two ticks_us calls would cost as much as the write
-        k = scan_edges(self.st, -1, now, self.frames) if self.pico else self.scan(now)
+        # a tap's edge: found, framed and queued in one call (fastmac.scan_edges, assembly;
+        # edges.scan in viper elsewhere), and its frame (or the one waiting for its ack,
+        # when that is late) handed to USB at once. Not timed as link time: two ticks_us
+        # calls would cost as much as the write
+        k = scan_asm(self.st, now, -1) if self.pico else self.scan(now)
         if k:
             try:
                 self.send(self.views[k - 1])

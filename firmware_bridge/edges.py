@@ -4,17 +4,20 @@
 # A tap is the one thing the controller must answer at once, and on the Pico's core every
 # MicroPython call costs some 400-800 cycles and every attribute some 350: the Python
 # version of this path (a scan method, the edge's stamp, the sender's queue entry, the MAC's
-# words, the hash, the COBS, a copy of the body) took 65,000 cycles an edge. Here one viper
-# call does it all (and one call into fastmac's assembly for the hash): it reads the pins,
-# debounces them, makes the EDGE's frame byte for byte as padlink.frame(EDGE, ...) would,
-# keeps it for resending until it is acknowledged, and says which frame to write now.
+# words, the hash, the COBS, a copy of the body) took 65,000 cycles an edge. Here one call
+# does it all: it reads the pins, debounces them, makes the EDGE's frame byte for byte as
+# padlink.frame(EDGE, ...) would, keeps it for resending until it is acknowledged, and says
+# which frame to write now. On the Pico that call is fastmac.scan_edges, in assembly (some
+# 1,300 cycles an edge beyond an idle look); `scan` below, in viper, is the same for every
+# other port and the reference the assembly is tested against on the emulated RP2040 (a
+# viper scan calling a sealing routine cost some 2,700).
 #
 # Everything lives in two buffers made once: `st`, an array('I') whose first words are
 # fastmac's context (so the hash reads the message where the scan packed it), and `slots`,
 # a ring of LIMIT frames (each SLOT bytes: the frame's 16, the edge's body's 6, its seq).
 # Only the oldest frame is on the wire at a time, as with padlink.Sender, so the Pi hears
-# a seat's press before its release. Runs on the unix port too (the firmware tests), with
-# the pins' levels handed in and viper's hash instead of the assembly.
+# a seat's press before its release. The viper runs on the unix port too (the firmware
+# tests), with the pins' levels handed in and viper's hash instead of the assembly.
 
 import sys
 from array import array
@@ -27,15 +30,16 @@ try:
     if sys.platform != "rp2":
         raise ImportError
     from fastmac import hsip_words as _hash
-    from fastmac import seal_edge as _seal_asm
+    from fastmac import scan_edges as scan_asm
 except ImportError:
-    _hash = _seal_asm = None
+    _hash = scan_asm = None
 
 # st: fastmac's context first (see fastmac.py) ...
 _MSG = const(8)          # the message's words: an EDGE's kind, seq and body are three
-# (word 11, and 30 and 31 below, are fastmac.seal_edge's: the CRC table's address, the
-# slots' address, its own)
-# ... then the scan's state
+# (word 11, and 30 and 31 below, are fastmac.scan_edges's: the CRC table's address, the
+# slots' address, its own; so are words 4 to 6, 23 and 130, its scratch) ...
+# ... then the scan's state. What the assembly reads on every scan is in words 0..31: its
+# loads reach only that far from one register
 _MASK = const(12)        # every button's bit in GPIO_IN
 _DOWN = const(13)        # the bits of the buttons taken as down
 _PENDING = const(14)     # the bits of the pins seen otherwise than taken (stamped in _SEEN)
@@ -46,19 +50,19 @@ _HEAD = const(18)        # the slot of the oldest frame queued
 _COUNT = const(19)       # how many are queued
 _SENT = const(20)        # 1 once the oldest is on the wire
 _SENT_AT = const(21)     # when it went (ms)
-_RESENDS = const(22)
-_DROPPED = const(23)
+ROOM = const(22)         # bytes that may go to USB before the Pi is heard (controller.py)
 _KEYED = const(24)       # 1 once a hello gave the session's key: nothing is sent before
 _RESEND_MS = const(25)
 _TICKS = const(26)       # ticks_ms's period, less one (2**30 - 1 on the Pico)
 _GPIO_IN = const(27)     # the SIO register with every pin's level (0 where there is none)
 _TIMER = const(28)       # the microsecond timer's low word (0 where there is none)
 _WORK = const(29)        # microseconds spent on edges (STATS), where there is a timer
-_ASM = const(30)         # where seal_edge runs: the slots' address (else 0)
+_ASM = const(30)         # the slots' address, where scan_edges runs (else 0)
 _SEAT_OF = const(32)     # by GPIO number: the seat's number (1..) of a button pin, or 0
 _LOCK = const(64)        # by GPIO number: bounces ignored until then (ms)
 _SEEN = const(96)        # by GPIO number: when the pin first read otherwise (ms)
-ROOM = const(128)        # bytes that may go to USB before the Pi is heard (controller.py)
+_RESENDS = const(128)
+_DROPPED = const(129)
 WORDS = const(132)
 
 LIMIT = const(64)        # edges kept while the Pi is away (padlink.Sender's limit)
@@ -120,8 +124,8 @@ def _seal(st, slots, at: int, table):
     # the frame of the edge in slot `at` (its body and seq are there), made in place: the
     # MAC under the session's key (the hash's words packed here, as padlink._pack does),
     # then kind, seq, body and MAC with their CRC (by `table`), COBS-encoded, and the
-    # frame's 0x00. On the Pico fastmac.seal_edge does the same in assembly, in a tenth of
-    # the cycles (a test holds the two to padlink.frame)
+    # frame's 0x00. On the Pico fastmac.scan_edges does the same in assembly, in a tenth
+    # of the cycles (a test holds the two to padlink.frame)
     s = ptr32(st)
     b = ptr8(slots)
     seq = b[at + 22]
@@ -170,7 +174,6 @@ def _seal(st, slots, at: int, table):
 
 
 _HASH = _hash if _hash is not None else _hash_ctx
-_SEAL = _seal_asm
 
 
 @micropython.viper
@@ -247,10 +250,7 @@ def scan(st, bits: int, now: int, slots) -> int:
                         b[o + 20] = (at >> 8) & 0xFF
                         b[o + 21] = at & 0xFF
                         b[o + 22] = seq
-                        if s[_ASM]:
-                            _SEAL(st, o)
-                        else:
-                            _seal(st, slots, o, _CRC)
+                        _seal(st, slots, o, _CRC)
                         s[_COUNT] = count + 1
             look = look >> 1
             pin += 1
@@ -278,10 +278,7 @@ def _reseal(st, slots):
     n = int(s[_COUNT])
     while i < n:
         o = ((int(s[_HEAD]) + i) % LIMIT) * SLOT
-        if s[_ASM]:
-            _SEAL(st, o)
-        else:
-            _seal(st, slots, o, _CRC)
+        _seal(st, slots, o, _CRC)
         i += 1
 
 
@@ -320,7 +317,7 @@ class Edges:
             st[_TICKS] = (1 << 30) - 1
             st[_GPIO_IN] = 0xD0000004
             st[_TIMER] = 0x40054028               # TIMERAWL: microseconds
-            if _seal_asm is not None:
+            if scan_asm is not None:
                 # (the assembly is handed the buffers' addresses: made once, they never move)
                 import uctypes
                 st[_ASM] = uctypes.addressof(self.slots)
@@ -338,7 +335,10 @@ class Edges:
         st[0], st[1] = k0, k1
         st[2], st[3] = 0x6C796765 ^ k0, 0x74656462 ^ k1
         st[_KEYED] = 1 if key is not None else 0
-        _reseal(st, self.slots)
+        if st[_ASM]:
+            scan_asm(st, 0, -2)
+        else:
+            _reseal(st, self.slots)
 
     def restart(self):
         """The link came back: the oldest frame goes again at once."""

@@ -91,16 +91,191 @@ def hsip_words(r0):
     str(r1, [r7, 28])
 
 
-# An EDGE's whole frame in one routine (edges.py's hot path; edges._seal is the same in viper
-# and the reference): from the slot's body and seq, the MAC's message words, the hash, then
-# kind, seq, body, MAC and their CRC-16 COBS-encoded into the slot's first 16 bytes.
-# r0: edges' state words (fastmac's context first), r1: the slot's byte offset. The state
-# holds the addresses of the slots (word 30) and of padlink's CRC table (word 11); word 31
-# is this routine's own. (Two arguments, one a buffer: each buffer handed to an assembly
-# routine costs its call a few hundred cycles.)
+# A tap's whole path in one routine (edges.py's hot path on the Pico; edges.scan is the same
+# in viper, and the reference): one look at the buttons, the edge that is due framed
+# (its MAC, then kind, seq, body, MAC and their CRC-16 COBS-encoded into its slot) and
+# queued, and the frame to write now. Calls cost the core more than this work does (a call
+# from MicroPython some 800 cycles, a viper scan with a call into a sealing routine some
+# 2,700 an edge), so it is one call a step, with every branch in it.
+#
+# r0: edges' state words (fastmac's context first: see edges.py for the layout), r1: now
+# (ms), r2: GPIO_IN's value, or -1 to read it here. Returns the slot (1..) whose frame to
+# write, or 0. With r2 = -2 it seals every queued frame again instead (a new key) and
+# returns 0. Words 4, 5, 6, 23, 31 and 130 are this routine's scratch; it reads the
+# addresses of the slots (word 30), the CRC table (word 11), GPIO_IN (27) and the
+# microsecond timer (28) from the state: each buffer handed to an assembly routine costs
+# its call a few hundred cycles.
 @micropython.asm_thumb
-def seal_edge(r0, r1):
+def scan_edges(r0, r1, r2):
     mov(r7, r0)
+    add(r4, r2, 2)
+    bne(SCAN)
+    b(RESEAL)
+    label(SCAN)
+    ldr(r3, [r7, 104])       # the clock's mask
+    and_(r1, r3)
+    str(r1, [r7, 16])        # now
+    cmp(r2, 0)
+    bge(BITS)
+    ldr(r2, [r7, 108])
+    ldr(r2, [r2, 0])         # GPIO_IN
+    label(BITS)
+    mvn(r2, r2)
+    ldr(r4, [r7, 48])
+    and_(r2, r4)             # the buttons read down
+    ldr(r4, [r7, 52])
+    eor(r2, r4)              # differ: otherwise than taken
+    ldr(r3, [r7, 56])        # pending
+    mov(r0, r2)
+    orr(r0, r3)              # look: the pins to look at
+    bne(LOOK)
+    b(SEND)
+    label(LOOK)
+    ldr(r4, [r7, 112])
+    cmp(r4, 0)
+    beq(NOTIMER)
+    ldr(r4, [r4, 0])
+    label(NOTIMER)
+    str(r4, [r7, 92])        # when this work began (us), for STATS
+    mov(r1, 0)               # the pin
+    str(r1, [r7, 20])        # the pin to frame, plus one (none yet)
+    label(LOOP)
+    lsr(r0, r0, 1)
+    bcc(LOOKED)
+    mov(r5, 1)
+    lsl(r5, r1)              # its bit
+    tst(r2, r5)
+    bne(DIFF)
+    bic(r3, r5)              # it went back: a bounce, nothing more
+    b(LOOKED)
+    label(DIFF)
+    lsl(r6, r1, 2)
+    add(r6, r6, r7)
+    add(r6, 255)
+    add(r6, 129)             # its word in SEEN (st + 384)
+    tst(r3, r5)
+    bne(HAVE)
+    ldr(r4, [r7, 16])
+    str(r4, [r6, 0])         # first seen now
+    orr(r3, r5)
+    label(HAVE)
+    ldr(r4, [r7, 20])
+    cmp(r4, 0)
+    bne(LOOKED)              # one edge framed a call: this one waits, its stamp kept
+    sub(r6, 128)             # its word in LOCK
+    ldr(r4, [r6, 0])
+    ldr(r6, [r7, 16])
+    sub(r4, r4, r6)
+    ldr(r6, [r7, 104])
+    and_(r4, r6)             # how far ahead its lock ends
+    beq(FREE)
+    ldr(r6, [r7, 68])
+    cmp(r4, r6)
+    bls(LOOKED)              # locked (a lock 'ahead' by the clock's wrap alone is none)
+    label(FREE)
+    ldr(r4, [r7, 52])
+    tst(r4, r5)
+    bne(TAKE)                # a release counts at once
+    lsl(r6, r1, 2)
+    add(r6, r6, r7)
+    add(r6, 255)
+    add(r6, 129)
+    ldr(r4, [r6, 0])
+    ldr(r6, [r7, 16])
+    sub(r6, r6, r4)
+    ldr(r4, [r7, 104])
+    and_(r6, r4)             # how long it has read down
+    ldr(r4, [r7, 64])
+    cmp(r6, r4)
+    bcc(LOOKED)              # not yet MIN_PRESS_MS
+    label(TAKE)
+    add(r4, r1, 1)
+    str(r4, [r7, 20])
+    bic(r3, r5)
+    label(LOOKED)
+    add(r1, 1)
+    cmp(r0, 0)
+    bne(LOOP)
+    str(r3, [r7, 56])        # pending
+    ldr(r4, [r7, 20])
+    cmp(r4, 0)
+    bne(FRAME)
+    b(SEND)
+    label(FRAME)
+    sub(r4, 1)               # the pin
+    mov(r5, 1)
+    lsl(r5, r4)
+    ldr(r0, [r7, 52])
+    eor(r0, r5)
+    str(r0, [r7, 52])        # down ^= bit
+    and_(r0, r5)             # not 0: a press
+    lsl(r6, r4, 2)
+    add(r6, r6, r7)
+    add(r6, 255)
+    add(r6, 1)               # its word in LOCK (st + 256)
+    ldr(r1, [r7, 16])
+    ldr(r2, [r7, 68])
+    add(r2, r2, r1)
+    ldr(r1, [r7, 104])
+    and_(r2, r1)
+    str(r2, [r6, 0])         # bounces locked out for DEBOUNCE_MS
+    ldr(r1, [r7, 76])        # count
+    ldr(r2, [r7, 72])        # head
+    cmp(r1, 64)
+    bcc(ROOMY)
+    add(r2, 1)               # the ring is full: the oldest gives way
+    mov(r3, 63)
+    and_(r2, r3)
+    str(r2, [r7, 72])
+    sub(r1, 1)
+    mov(r3, r7)
+    add(r3, 255)
+    add(r3, 255)
+    add(r3, 6)               # DROPPED (st + 516)
+    ldr(r4, [r3, 0])
+    add(r4, 1)
+    str(r4, [r3, 0])
+    mov(r3, 0)
+    str(r3, [r7, 80])        # the new oldest has not gone
+    label(ROOMY)
+    add(r3, r1, 1)
+    str(r3, [r7, 76])
+    add(r2, r2, r1)
+    mov(r3, 63)
+    and_(r2, r3)             # its slot
+    lsl(r1, r2, 4)
+    lsl(r2, r2, 3)
+    add(r1, r1, r2)          # its byte offset, 24 a slot
+    ldr(r5, [r7, 120])
+    add(r5, r5, r1)
+    ldr(r2, [r7, 60])
+    add(r2, 1)
+    cmp(r2, 255)
+    bls(SEQ)
+    mov(r2, 1)
+    label(SEQ)
+    str(r2, [r7, 60])
+    strb(r2, [r5, 22])
+    cmp(r0, 0)
+    beq(UP)
+    mov(r0, 1)
+    label(UP)
+    strb(r0, [r5, 17])
+    mov(r3, r6)
+    sub(r3, 128)
+    ldr(r3, [r3, 0])
+    strb(r3, [r5, 16])       # the seat
+    add(r6, 128)
+    ldr(r3, [r6, 0])         # the stamp: when it was first seen (big-endian)
+    strb(r3, [r5, 21])
+    lsr(r3, r3, 8)
+    strb(r3, [r5, 20])
+    lsr(r3, r3, 8)
+    strb(r3, [r5, 19])
+    lsr(r3, r3, 8)
+    strb(r3, [r5, 18])
+    # the frame, from the slot at byte offset r1
+    label(SEAL)
     ldr(r5, [r7, 120])       # st[30]: the slots
     add(r5, r5, r1)
     str(r5, [r7, 124])       # st[31]: this slot
@@ -260,6 +435,7 @@ def seal_edge(r0, r1):
     strb(r0, [r6, 13])
     lsr(r0, r0, 8)
     strb(r0, [r6, 12])
+    push({r7})               # (r7, the state, is a temporary in the COBS)
     # COBS of the 14 bytes into the slot, and the frame's 0x00: r0 where the open block's
     # length goes, r1 the next byte's place, r2 the block's length so far, r3 the byte read
     mov(r0, 0)
@@ -290,3 +466,94 @@ def seal_edge(r0, r1):
     add(r7, r5, r1)
     mov(r4, 0)
     strb(r4, [r7, 0])
+    pop({r7})
+    mov(r6, r7)
+    add(r6, 255)
+    add(r6, 255)
+    add(r6, 10)              # st + 520: resealing, the next one's index plus one
+    ldr(r0, [r6, 0])
+    cmp(r0, 0)
+    beq(TAIL)
+    b(RESEAL_NEXT)
+    label(TAIL)
+    ldr(r4, [r7, 112])
+    cmp(r4, 0)
+    beq(SEND)
+    ldr(r4, [r4, 0])
+    ldr(r5, [r7, 92])
+    sub(r4, r4, r5)
+    ldr(r5, [r7, 116])
+    add(r5, r5, r4)
+    str(r5, [r7, 116])       # the microseconds spent on edges (STATS)
+    # the frame to write: the oldest queued, once a hello gave the key, when the link has
+    # room, and when it has not gone yet or its ack is RESEND_MS late
+    label(SEND)
+    ldr(r0, [r7, 76])
+    cmp(r0, 0)
+    beq(NONE)
+    ldr(r0, [r7, 96])
+    cmp(r0, 0)
+    beq(NONE)
+    ldr(r0, [r7, 88])
+    cmp(r0, 16)
+    blt(NONE)
+    ldr(r1, [r7, 16])
+    ldr(r0, [r7, 80])
+    cmp(r0, 0)
+    beq(GO)
+    ldr(r2, [r7, 84])
+    sub(r2, r1, r2)
+    ldr(r3, [r7, 104])
+    and_(r2, r3)
+    ldr(r3, [r7, 100])
+    cmp(r2, r3)
+    bcc(NONE)
+    mov(r3, r7)
+    add(r3, 255)
+    add(r3, 255)
+    add(r3, 2)               # RESENDS (st + 512)
+    ldr(r2, [r3, 0])
+    add(r2, 1)
+    str(r2, [r3, 0])
+    label(GO)
+    mov(r0, 1)
+    str(r0, [r7, 80])
+    str(r1, [r7, 84])
+    ldr(r0, [r7, 88])
+    sub(r0, 16)
+    str(r0, [r7, 88])        # the link's room
+    ldr(r0, [r7, 72])
+    add(r0, 1)
+    b(END)
+    label(NONE)
+    mov(r0, 0)
+    b(END)
+    # every queued frame sealed again: r0 the next one's index
+    label(RESEAL)
+    mov(r0, 0)
+    label(RESEAL_NEXT)
+    ldr(r1, [r7, 76])
+    cmp(r0, r1)
+    bcs(RESEALED)
+    mov(r6, r7)
+    add(r6, 255)
+    add(r6, 255)
+    add(r6, 10)
+    add(r1, r0, 1)
+    str(r1, [r6, 0])
+    ldr(r1, [r7, 72])
+    add(r1, r1, r0)
+    mov(r2, 63)
+    and_(r1, r2)
+    lsl(r2, r1, 3)
+    lsl(r1, r1, 4)
+    add(r1, r1, r2)
+    b(SEAL)
+    label(RESEALED)
+    mov(r6, r7)
+    add(r6, 255)
+    add(r6, 255)
+    add(r6, 10)
+    mov(r0, 0)
+    str(r0, [r6, 0])
+    label(END)

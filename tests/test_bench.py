@@ -90,7 +90,9 @@ def test_the_emulated_controller_s_figures_are_the_same_in_two_fresh_runs(
 
     from table_app import bench_pico
     host = pico_host()
-    runs = [bench_pico._parts(host, tmp_path / str(i), taps=4) for i in range(2)]
+    # (ten taps timed each way: a step's time is bimodal, and the figure takes its lower
+    # mode, which two taps may miss on a loaded machine)
+    runs = [bench_pico._parts(host, tmp_path / str(i), taps=20) for i in range(2)]
     names = [f["name"] for f in runs[0]]
     assert names == ["firmware_work_per_press", "scan_period_p50", "scan_period_max",
                      "ring_update_cpu", "ring_frame_wire"]
