@@ -181,7 +181,8 @@ def scan(st, bits: int, now: int, slots) -> int:
     """One look at the buttons, and the frame to write now: its slot's number (1..), or 0
     (its 16 bytes are taken from the room in st[ROOM]).
 
-    bits: GPIO_IN's value, or -1 to read it here (the Pico). A press counts once its pin has
+    bits: GPIO_IN's value (on the Pico fastmac.scan_edges reads it itself; a test hands it
+    to both, to hold the two to each other). A press counts once its pin has
     read pressed for MIN_PRESS_MS, stamped when it began (a spike of noise on a long cable
     never leaves the controller); a release counts at once; after an edge its bounces are
     locked out for DEBOUNCE_MS, and a change meanwhile is stamped when it was first seen.
@@ -191,8 +192,6 @@ def scan(st, bits: int, now: int, slots) -> int:
     s = ptr32(st)
     tm = int(s[_TICKS])
     now = now & tm
-    if bits < 0:
-        bits = int(ptr32(int(s[_GPIO_IN]))[0])
     mask = int(s[_MASK])
     down = int(s[_DOWN])
     pending = int(s[_PENDING])
