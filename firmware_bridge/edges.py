@@ -17,7 +17,7 @@
 # a ring of LIMIT frames (each SLOT bytes: the frame's 16, the edge's body's 6, its seq).
 # Only the oldest frame is on the wire at a time, as with padlink.Sender, so the Pi hears
 # a seat's press before its release. The viper runs on the unix port too (the firmware
-# tests), with the pins' levels handed in and viper's hash instead of the assembly.
+# tests), with the pins' levels handed in and padlink's viper hash.
 
 import sys
 from array import array
@@ -29,13 +29,13 @@ from micropython import const
 try:
     if sys.platform != "rp2":
         raise ImportError
-    from fastmac import hsip_words as _hash
     from fastmac import scan_edges as scan_asm
 except ImportError:
-    _hash = scan_asm = None
+    scan_asm = None
 
 # st: fastmac's context first (see fastmac.py) ...
-_MSG = const(8)          # the message's words: an EDGE's kind, seq and body are three
+# (words 8 to 10: the message's words, where fastmac.scan_edges packs an EDGE's kind, seq
+# and body for its hash)
 # (word 11, and 30 and 31 below, are fastmac.scan_edges's: the CRC table's address, the
 # slots' address, its own; so are words 4 to 6, 23 and 130, its scratch) ...
 # ... then the scan's state. What the assembly reads on every scan is in words 0..31: its
@@ -72,69 +72,18 @@ _SCRATCH = const(1536)   # LIMIT * SLOT: where a frame's bytes are put before th
 _EDGE = const(5)         # pl.EDGE (a test holds them equal)
 
 _CRC = pl._CRC           # CRC-16/CCITT-FALSE by byte, padlink's own table
-
-
-@micropython.viper
-def _hash_ctx(ctx):
-    # fastmac.hsip_words in viper, for ports without its assembly: HalfSipHash-2-4 of the
-    # message words in ctx[8...] from the key's state in ctx[0..3]; the result in ctx[7]
-    c = ptr32(ctx)
-    w = (uint(0xFFFF) << 16) | uint(0xFFFF)
-    v0 = uint(c[0])
-    v1 = uint(c[1])
-    v2 = uint(c[2])
-    v3 = uint(c[3])
-    n = int(c[4])
-    j = 0
-    while j <= n:
-        if j < n:
-            m = uint(c[8 + j])
-            v3 ^= m
-            rounds = 2
-        else:
-            v2 ^= uint(0xFF)
-            rounds = 4
-        r = 0
-        while r < rounds:
-            v0 = (v0 + v1) & w
-            v1 = ((v1 << 5) & w) | (v1 >> 27)
-            v1 ^= v0
-            v0 = ((v0 << 16) & w) | (v0 >> 16)
-            v2 = (v2 + v3) & w
-            v3 = ((v3 << 8) & w) | (v3 >> 24)
-            v3 ^= v2
-            v0 = (v0 + v3) & w
-            v3 = ((v3 << 7) & w) | (v3 >> 25)
-            v3 ^= v0
-            v2 = (v2 + v1) & w
-            v1 = ((v1 << 13) & w) | (v1 >> 19)
-            v1 ^= v2
-            v2 = ((v2 << 16) & w) | (v2 >> 16)
-            r += 1
-        if j < n:
-            v0 ^= m
-        j += 1
-    c[7] = (v1 ^ v3) & w
-
-
+_hsip = pl._hsip         # HalfSipHash-2-4 of bytes under an 8-byte key, padlink's own
 
 
 @micropython.viper
 def _seal(st, slots, at: int, table):
-    # the frame of the edge in slot `at` (its body and seq are there), made in place: the
-    # MAC under the session's key (the hash's words packed here, as padlink._pack does),
-    # then kind, seq, body and MAC with their CRC (by `table`), COBS-encoded, and the
-    # frame's 0x00. On the Pico fastmac.scan_edges does the same in assembly, in a tenth
-    # of the cycles (a test holds the two to padlink.frame)
-    s = ptr32(st)
+    # the frame of the edge in slot `at` (its body and seq are there), made in place: kind,
+    # seq and body, their MAC under the session's key (padlink's own hash; the key is st's
+    # first 8 bytes), the CRC of the lot (by `table`), COBS-encoded, and the frame's 0x00.
+    # On the Pico fastmac.scan_edges does the same in assembly, in a tenth of the cycles (a
+    # test holds the two to padlink.frame)
     b = ptr8(slots)
     seq = b[at + 22]
-    s[_MSG] = _EDGE | (seq << 8) | (b[at + 16] << 16) | (b[at + 17] << 24)
-    s[_MSG + 1] = b[at + 18] | (b[at + 19] << 8) | (b[at + 20] << 16) | (b[at + 21] << 24)
-    s[_MSG + 2] = 8 << 24                       # the message's length, 8, in its top byte
-    s[4] = 3
-    _HASH(st)
-    m = uint(s[7])
     p = _SCRATCH                                # kind, seq, body, MAC, CRC
     b[p] = _EDGE
     b[p + 1] = seq
@@ -142,6 +91,7 @@ def _seal(st, slots, at: int, table):
     while i < 6:
         b[p + 2 + i] = b[at + 16 + i]
         i += 1
+    m = uint(_hsip(st, slots, p, p + 8))
     b[p + 8] = int(m >> 24) & 0xFF
     b[p + 9] = int(m >> 16) & 0xFF
     b[p + 10] = int(m >> 8) & 0xFF
@@ -173,7 +123,6 @@ def _seal(st, slots, at: int, table):
     b[w] = 0
 
 
-_HASH = _hash if _hash is not None else _hash_ctx
 
 
 @micropython.viper
