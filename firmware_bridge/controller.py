@@ -56,6 +56,21 @@ REFRESH_MS = getattr(cfg, "REFRESH_MS", 1000)   # an older fwconfig has none
 LINK_ROOM = 192
 
 
+def board_id():
+    """The name this controller gives the Pi: `board.py`'s BOARD if a club wrote one, else
+    the chip's unique id (its flash's), in hex; no space in it (the hello's version ends
+    at the first)."""
+    try:
+        from board import BOARD
+        name = str(BOARD)
+    except ImportError:
+        try:
+            name = "".join("%02x" % b for b in machine.unique_id())
+        except AttributeError:
+            name = ""
+    return name.replace(" ", "-")[:24]
+
+
 class Controller:
     def __init__(self, link_in, link_out):
         self.link_in = link_in
@@ -142,6 +157,9 @@ class Controller:
             self.boot = bytes(os.urandom(4))
         except (ImportError, AttributeError):
             self.boot = pl.p32(ticks_ms() ^ 0x5A5A5A5A)
+        #: this board's id, said in every hello: a big table's two or three controllers are
+        #: told apart by it, in whichever USB port each is (found at the first hello)
+        self.board = None
 
     # -- buttons --------------------------------------------------------------------------
     def scan(self, now):
@@ -277,7 +295,7 @@ class Controller:
             body[0:1] = b""             # the picture is the rest: moved down in place, no copy
             pic = body
             self.pics[s] = pic
-            moving = rd.animated(pic)
+            moving = rd.animated(pic, RING)
             if moving != self.anim[s]:
                 self.anim[s] = moving
                 self.animating = any(self.anim)
@@ -297,10 +315,12 @@ class Controller:
         challenge = pl.unpack(pl.HELLO, body).get("challenge", b"")
         self.key = pl.session_key(SECRET, challenge, self.boot)
         self.edges.rekey(self.key)
+        if self.board is None:
+            self.board = board_id()
         self.pi_beat = bytes(pl.frame(BEAT, 0, b"", self.key))
         self.write(pl.frame(pl.HELLO_REPLY, 0, pl.pack(
             pl.HELLO_REPLY, protocol=PROTOCOL, seats=cfg.SEATS, ring=cfg.RING, boot=self.boot,
-            proof=pl.proof(SECRET, challenge), version=cfg.FIRMWARE)))
+            proof=pl.proof(SECRET, challenge), version=cfg.FIRMWARE + " " + self.board)))
 
     def setup(self, kind, body):
         # how the table is set up: brightness, which ring is whose, how each is turned, and

@@ -1,8 +1,8 @@
 # The pad controller's settings. Copied to the Pico with the firmware; a club edits it there.
 
-FIRMWARE = "0.4.2"
+FIRMWARE = "0.5.0"
 SEATS = 12
-RING = 12                    # pixels per ring
+RING = 12                    # pixels per ring: 12, 16 or 24 (the Pi's pads.ring says the same)
 BUTTON_PINS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)   # GP numbers; button to ground
 # one data line per pad (a star: a dead or unplugged pad darkens only itself), through the
 # level shifter, all written at once by the PIO; a single pin here means one chain of all

@@ -15,6 +15,15 @@
 # chosen yes or no is one pixel too; a role card is always two pixels (the side's colour at
 # the top, a white marker at the role's place), so a glance at a neighbour's ring says nothing.
 #   7                      fault
+#   8 n m3 m2 m1 m0 cur cho    pick at a table of n seats (a 32-bit mask: up to 30 seats)
+#   9 n m3 m2 m1 m0 cur cho    vote at a table of n seats
+#   4 target result n      an answer at a table of n seats
+#
+# A table bigger than the ring: seat k is drawn at pixel (k - 1) * size // n, so two or three
+# neighbouring seats share a light (`place`). The seat the cursor, the choice or the answer
+# is on then flashes its place in that light, counted clockwise (once for the first, twice
+# for the second, three times for the third: `cue`), and a light of one seat stays steady.
+# So every seat's cursor looks different from every other's, at every table size.
 # `t` is the seconds since the picture was shown: a countdown counts down by itself and
 # blinks its last 10 s, so the Pi sends it once.
 
@@ -42,6 +51,8 @@ CHECK = 4
 COUNTDOWN = 5
 ROLE = 6
 FAULT = 7
+PICK_WIDE = 8
+VOTE_WIDE = 9
 
 OFF = (0, 0, 0)
 DIM = (64, 64, 64)
@@ -72,7 +83,16 @@ def countdown_left(pic, t):
 
 
 # how many bytes each kind of picture needs: a shorter one is drawn dark, never a crash
-NEED = {PICK: 5, VOTE: 5, YESNO: 3, CHECK: 3, COUNTDOWN: 5, ROLE: 3}
+NEED = {PICK: 5, VOTE: 5, YESNO: 3, CHECK: 3, COUNTDOWN: 5, ROLE: 3, PICK_WIDE: 8,
+        VOTE_WIDE: 8}
+#: the largest table a picture can show (the wide mask's bits)
+MAX_SEATS = 30
+# the flashes that tell seats sharing a light apart: each flash on CUE_ON s, off CUE_GAP s,
+# the count repeated every CUE_CYCLE s
+CUE_ON = 0.2
+CUE_GAP = 0.2
+CUE_CYCLE = 1.6
+NO_FLASH = 99
 
 
 _CHOICE_LEN = NEED[PICK]      # == NEED[VOTE]
@@ -80,7 +100,34 @@ _CHOICE_LEN = NEED[PICK]      # == NEED[VOTE]
 
 def valid(pic):
     """Is this a picture the drawing knows, with all its bytes?"""
-    return len(pic) > 0 and pic[0] <= FAULT and len(pic) >= NEED.get(pic[0], 1)
+    return len(pic) > 0 and pic[0] <= VOTE_WIDE and len(pic) >= NEED.get(pic[0], 1)
+
+
+def place(seat, seats, size):
+    """Where seat 1..seats shows on a ring of `size` pixels, before the ring's turn: (its
+    pixel 0..size-1, its place among the seats sharing that pixel from 0, how many share it).
+    A table no bigger than the ring gives each seat its own pixel, seat k at pixel k - 1."""
+    if seats <= size:
+        return seat - 1, 0, 1
+    p = (seat - 1) * size // seats
+    first = (p * seats + size - 1) // size
+    after = ((p + 1) * seats + size - 1) // size
+    return p, seat - 1 - first, after - first
+
+
+def flash(t):
+    """Which flash of the cue is lit `t` seconds after the picture was shown (0 the first),
+    or NO_FLASH between flashes and in the pause."""
+    x = t % CUE_CYCLE
+    k = int(x / (CUE_ON + CUE_GAP))
+    if k < 3 and x - k * (CUE_ON + CUE_GAP) < CUE_ON:
+        return k
+    return NO_FLASH
+
+
+def cue(slot, sharing, t):
+    """Is a mark at `slot` of a light `sharing` seats share lit at `t`? (Always, alone.)"""
+    return sharing <= 1 or flash(t) <= slot
 
 
 def _grb(c):
@@ -184,6 +231,79 @@ def _choice(out, size: int, rot: int, pic, palette) -> int:
 
 
 @micropython.viper
+def _wide(out, size: int, rot: int, pic, palette, lit: int) -> int:
+    # a pick or vote at a table of pic[1] seats: each pixel shows the seats `place` puts
+    # there. Eligible: the palette's third colour; the choice: its first; the cursor (not on
+    # the choice): its second, with the choice under it. On a pixel shared by several seats
+    # the mark shows only while flash `lit` is within its place (`cue`), the colour under it
+    # between; returns the channel sum
+    q = ptr8(pic)
+    o = ptr8(out)
+    c = ptr8(palette)
+    seats = q[1]
+    if seats > 30:
+        seats = 30
+    mask = (q[2] << 24) | (q[3] << 16) | (q[4] << 8) | q[5]
+    cursor = q[6]
+    chosen = q[7]
+    den = size
+    if seats > size:
+        den = seats
+    n = size * 3
+    j = rot * 3
+    total = 0
+    seat = 1
+    p = 0
+    while p < size:
+        elig = 0
+        cur = -1
+        cho = -1
+        count = 0
+        # the seats of pixel p: (seat - 1) * size // den == p
+        while seat <= seats and (seat - 1) * size < (p + 1) * den:
+            if (mask >> (seat - 1)) & 1:
+                elig = 1
+            if seat == cursor:
+                cur = count
+            if seat == chosen:
+                cho = count
+            count += 1
+            seat += 1
+        g = 0
+        r = 0
+        b = 0
+        if elig:
+            g = c[6]
+            r = c[7]
+            b = c[8]
+        mark = -1
+        slot = 0
+        if cur >= 0 and cur != cho:
+            mark = 3
+            slot = cur
+            if cho >= 0:
+                g = c[0]
+                r = c[1]
+                b = c[2]
+        elif cho >= 0:
+            mark = 0
+            slot = cho
+        if mark >= 0 and (count <= 1 or lit <= slot):
+            g = c[mark]
+            r = c[mark + 1]
+            b = c[mark + 2]
+        o[j] = g
+        o[j + 1] = r
+        o[j + 2] = b
+        total += g + r + b
+        p += 1
+        j += 3
+        if j >= n:
+            j = 0
+    return total
+
+
+@micropython.viper
 def channel_sum(buf, n: int) -> int:
     """The sum of the first n bytes: a ring's channel values, for the current budget."""
     p = ptr8(buf)
@@ -205,6 +325,10 @@ def draw(pic, t, size, rotation, out):
     if (kind == PICK or kind == VOTE) and len(pic) >= _CHOICE_LEN:  # noqa: SIM109
         # the commonest picture (every night pick, every vote): one machine-code pass
         return _choice(out, size, rot, pic, _PICKING if kind == PICK else _VOTING)
+    if (kind == PICK_WIDE or kind == VOTE_WIDE) and len(pic) >= 8:  # noqa: SIM109
+        # a table bigger than the mask or the ring: one pass too, the cue's flash found here
+        return _wide(out, size, rot, pic, _PICKING if kind == PICK_WIDE else _VOTING,
+                     flash(t) if pic[1] > size else NO_FLASH)
     if not valid(pic):
         kind = DARK
     if kind == YESNO:
@@ -220,8 +344,11 @@ def draw(pic, t, size, rotation, out):
     elif kind == CHECK:
         _paint(out, size, rot, 0, _OFF)
         result = pic[2] if pic[2] < len(ANSWER) else 3
-        if 1 <= pic[1] <= size:
-            _set(out, size, rot, pic[1] - 1, _ANSWER[result])
+        seats = pic[3] if len(pic) > 3 and pic[3] > size else size
+        if 1 <= pic[1] <= seats:
+            p, slot, sharing = place(pic[1], seats, size)
+            if cue(slot, sharing, t):
+                _set(out, size, rot, p, _ANSWER[result])
     elif kind == COUNTDOWN:
         total = ((pic[3] << 8) | pic[4]) / 10
         left = countdown_left(pic, t)
@@ -291,9 +418,18 @@ def shade(src, dst, at: int, n: int, lut):
         i += 1
 
 
-def animated(pic):
-    """Does this picture change by itself over time (so the ring must be redrawn)?"""
-    return len(pic) > 0 and (pic[0] == COUNTDOWN or pic[0] == FAULT)  # noqa: SIM109 (see draw)
+def animated(pic, size=12):
+    """Does this picture change by itself over time (so a ring of `size` pixels must be
+    redrawn)?"""
+    if not len(pic):
+        return False
+    kind = pic[0]
+    if kind == COUNTDOWN or kind == FAULT:  # noqa: SIM109 (see draw)
+        return True
+    # a mark on a light that seats share flashes
+    if (kind == PICK_WIDE or kind == VOTE_WIDE) and len(pic) >= 8:  # noqa: SIM109
+        return pic[1] > size and (pic[6] != 0 or pic[7] != 0)
+    return kind == CHECK and len(pic) > 3 and pic[3] > size
 
 
 def budget_level(frame_sum, budget_ma, ma_per_channel=20):

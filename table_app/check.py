@@ -47,6 +47,9 @@ class CheckReport:
     sound_ok: bool = True
     seats: int = 12
     turns: bool = True          # rings (False: one LED a seat, nothing to turn)
+    inputs: int = 12            # buttons and rings the controllers have (12 each)
+    #: a big table's controllers by id, in the order their buttons are numbered
+    controllers: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -79,9 +82,10 @@ class CheckReport:
                            f"{tail[0]} on, or (rings in one chain) the chain breaks at ring "
                            f"{tail[0]}")
         found = set(self.buttons.values())
-        missing = [b for b in range(1, self.seats + 1) if b not in found
+        missing = [b for b in range(1, self.inputs + 1) if b not in found
                    and b not in self.stuck]
-        if missing and len(self.buttons) + len(self.stuck) < self.seats:
+        if missing and len(self.buttons) + len(self.stuck) < self.seats \
+                and self.inputs == self.seats:
             out.append("buttons never pressed: " + ", ".join(map(str, missing)))
         ringless = [k for k in self.buttons if k not in self.rings]
         if ringless and not self.dead:
@@ -146,7 +150,12 @@ class SelfTest:
         self.wait = wait
         self.hold = hold
         self.turns = backend.grammar_mode != COUNT
-        self.report = CheckReport(seats=self.seats, turns=self.turns)
+        self.inputs = backend.inputs
+        self.pixels = backend.ring_size
+        self.report = CheckReport(seats=self.seats, turns=self.turns, inputs=self.inputs)
+        #: the rings still to light, in order (those of the jacks whose buttons were found
+        #: first: a pad's button and ring share its cable), and those lit
+        self.to_light: list[int] = []
         self.seat = 0               # the seat whose button is asked for (stage "order")
         self.ring = 0               # the ring lit (stages "press" and "turn")
         self.stage = "idle"         # order, press, turn, done
@@ -155,8 +164,10 @@ class SelfTest:
         self.turning = 0            # and its seat
         self.cursor = 1
         self.down_at: float | None = None
-        # the check sees buttons and rings as wired, unturned: that is what it finds out
+        # the check sees buttons and rings as wired, unturned: that is what it finds out; a
+        # ring's pixel k stands for seat k + 1 while it does (one pixel a seat)
         backend.set_layout(None, None, None)
+        backend.set_table(self.pixels)
 
     @property
     def done(self) -> bool:
@@ -196,8 +207,10 @@ class SelfTest:
         return ""
 
     def start(self, now: float) -> None:
-        self.report.stuck = [b for b in range(1, self.seats + 1)
+        self.report.stuck = [b for b in range(1, self.inputs + 1)
                              if self.backend.button_down(b)]
+        ids = getattr(self.backend, "controller_ids", None)
+        self.report.controllers = list(ids()) if ids is not None else []
         for ring in range(1, self.seats + 1):
             self.backend.show(ring, Dark())
         self.stage = "order"
@@ -207,25 +220,44 @@ class SelfTest:
         self.seat += 1
         if self.seat > self.seats:
             self.stage = "press"
+            # a big table's spare jacks hold no pad: the rings of the jacks whose buttons were
+            # found go first, and the check ends once every seat has its ring
+            found = sorted(self.report.buttons.values()) if self.inputs > self.seats else []
+            self.to_light = found + [r for r in range(1, self.inputs + 1) if r not in found]
             self._next_ring(now)
             return
         self.deadline = now + self.wait
 
     def _next_ring(self, now: float) -> None:
-        if 1 <= self.ring <= self.seats:
-            self.backend.show(self.ring, Dark())
-        self.ring += 1
+        if 1 <= self.ring <= self.inputs:
+            self._light(self.ring, Dark())
         self.down_at = None
-        if self.ring > self.seats:
+        # every seat has its ring: the jacks left are empty (a big table's spare ones)
+        if not self.to_light or len(self.report.rings) >= self.seats:
+            self.ring = 0
             self.stage = "done"
+            self._back()
             return
+        self.ring = self.to_light.pop(0)
         self.stage = "press"
         self.deadline = now + self.wait
         # every pixel of this ring alike: whatever its turn, it is plainly "this one"
-        self.backend.show(self.ring, Pick(frozenset(range(1, 13))))
+        self._light(self.ring, Pick(frozenset(range(1, self.pixels + 1))))
+
+    def _light(self, ring: int, picture: Pick | Dark) -> None:
+        # ring k is shown as "seat" k while the layout is as wired; a ring past the seats (a
+        # big table's spare jack) is reached through its controller
+        light = getattr(self.backend, "light_ring", None)
+        if light is not None:
+            light(ring, picture)
+        else:
+            self.backend.show(ring, picture)
+
+    def _back(self) -> None:
+        self.backend.set_table(self.seats)
 
     def _turn_shown(self) -> None:
-        self.backend.show(self.ring, Pick(frozenset(range(1, 13)), self.cursor))
+        self._light(self.ring, Pick(frozenset(range(1, self.pixels + 1)), self.cursor))
 
     def handle(self, ev: RawPadEvent) -> None:
         if not isinstance(ev, PadEdge):
@@ -264,7 +296,7 @@ class SelfTest:
                 if held < BOUNCE:
                     return
                 if held < self.hold:
-                    self.cursor = self.cursor % 12 + 1
+                    self.cursor = self.cursor % self.pixels + 1
                     self.deadline = ev.t + self.wait
                     self._turn_shown()
                 else:
@@ -273,7 +305,7 @@ class SelfTest:
     def _turned(self, now: float) -> None:
         # pixel cursor-1 is lit for seat `cursor` on an unturned ring; it points at seat 1,
         # so drawing seat s at pixel (s - 1 + turn) puts seat 1 there
-        self.report.rotation[self.turning] = (self.cursor - 1) % 12
+        self.report.rotation[self.turning] = (self.cursor - 1) % self.pixels
         self._next_ring(now)
 
     def tick(self, now: float) -> None:
@@ -286,8 +318,8 @@ class SelfTest:
                 self.report.silent.append(self.seat)
                 self._next_seat(now)
                 return
-            if self.stage == "press":
-                self.report.dead.append(self.ring)
+            if self.stage == "press" and self.ring <= self.seats:
+                self.report.dead.append(self.ring)     # (a spare jack's is only empty)
             else:
                 self.report.unturned.append(self.turning)
             self._next_ring(now)
@@ -296,6 +328,17 @@ class SelfTest:
 def describe_pads(backend: Any) -> tuple[str, bool]:
     """The pads in one line, and whether they are usable."""
     name = getattr(backend, "name", "pads")
+    if name == "table":
+        parts = []
+        ok = True
+        for k, child in enumerate(backend.children):
+            line, good = describe_pads(child)
+            ok = ok and good
+            board = backend.board(k)
+            parts.append(f"controller {k + 1}" + (f" ({board})" if board else "") + ": "
+                         + line.removeprefix("pad controller: "))
+        return (f"{backend.seats} seats on {len(backend.children)} pad controllers; "
+                + "; ".join(parts), ok)
     if name == "serial":
         if not backend.connected.is_set():
             return (f"pad controller: {backend.error or 'not answering'}", False)
@@ -385,11 +428,16 @@ def main(kind: str | None, wait: float, write: bool, audio: str | None,
          sound: bool = True) -> int:
     from .clock import MonotonicClock
     from .pads import PadError, make_pads
-    from .settings import SettingsError, settings_path, write_pad_layout
+    from .settings import SettingsError, load_settings, settings_path, write_pad_layout
 
     events: queue.Queue[RawPadEvent] = queue.Queue()
     try:
-        backend = make_pads(kind, 12, events.put, MonotonicClock())
+        s = load_settings(lenient=True)
+        from .pads.factory import backend_kind
+        options: dict[str, Any] = {}
+        if backend_kind(kind) == "serial":
+            options = {"ring_size": s.ring, "controllers": s.controllers}
+        backend = make_pads(kind, s.seats, events.put, MonotonicClock(), **options)
         backend.start()
     except PadError as e:
         print(f"table-app: {e}", file=sys.stderr)
@@ -413,7 +461,8 @@ def main(kind: str | None, wait: float, write: bool, audio: str | None,
     if report.complete and write:
         buttons, rotation, rings = report.layout()
         try:
-            path = write_pad_layout(buttons, rotation, rings)
+            path = write_pad_layout(buttons, rotation, rings,
+                                    controllers=report.controllers or None)
         except (SettingsError, OSError) as e:
             print(f"table-app: the layout was not written: {e}", file=sys.stderr)
             return 2

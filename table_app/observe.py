@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge import ringdraw as rd
+
 from .clock import FakeClock
 from .pads import FakePads, GrammarConfig
 from .pads.grammar import presses_to
@@ -168,6 +170,14 @@ class WatchedPads(FakePads):
                 while x < t1:
                     times.append(x)
                     x += 0.25
+            elif rd.animated(self.encode(pic), self.ring_size):
+                # seats sharing a light: the mark's flashes, each on and off (ringdraw.flash)
+                step = rd.CUE_ON + rd.CUE_GAP
+                cycle = shown + max(0, int((t0 - shown) / rd.CUE_CYCLE)) * rd.CUE_CYCLE
+                while cycle < t1:
+                    for k in range(3):
+                        times += [cycle + k * step, cycle + k * step + rd.CUE_ON]
+                    cycle += rd.CUE_CYCLE
         return sorted(t + EPS for t in times if t0 < t + EPS < t1)
 
 

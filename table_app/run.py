@@ -337,11 +337,21 @@ class TableWindow:
             except pygame.error:
                 pass
 
+        # the table's pads: 12 a controller, as many as `pads.seats` says (a big table's two
+        # or three controllers); the simulator draws them all
+        seats = getattr(self.args, "pad_seats", None) or 12
+        ring = getattr(self.args, "ring", None) or 12
         if self.kind == "sim":
-            self.pads = SimPads(12, sink, self.clock, size=(480, 480),
-                                surface=self.display.canvas.subsurface((800, 0, 480, 480)))
+            # the simulator has pads for the biggest table, and draws the game's players
+            self.pads = SimPads(30, sink, self.clock, size=(480, 480),
+                                surface=self.display.canvas.subsurface((800, 0, 480, 480)),
+                                ring_size=ring)
+            self.pads.set_table(getattr(self.args, "players", None) or seats)
+        elif self.kind == "serial":
+            self.pads = make_pads(self.kind, seats, sink, self.clock, ring_size=ring,
+                                  controllers=getattr(self.args, "controllers", None))
         else:
-            self.pads = make_pads(self.kind, 12, sink, self.clock)
+            self.pads = make_pads(self.kind, seats, sink, self.clock)
         self._layout()
         self.pads.start()
         args = self.args
@@ -374,7 +384,8 @@ class TableWindow:
             if self.kind == "sim":
                 self.pads.draw()
             setup = _setup_screen(self.pygame, self.display, self.host_area, Setup(
-                t0[0], t0[1], t0[2], t0[3], self.names, notices=notices), self._pulse)
+                t0[0], t0[1], t0[2], t0[3], self.names, notices=notices,
+                seats=self.pads.seats), self._pulse)
             if setup is not None:
                 save_names(setup.names)
                 _forget_presses(self.inbox)

@@ -15,8 +15,13 @@
     buttons = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]  # each seat's button
     rotation = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]    # each ring's pixel that points at seat 1
     rings = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]    # each seat's ring (its pin)
+    seats = 12                        # pads at the table: 12 a controller, up to 30 on three
+    ring = 12                         # pixels a ring: 12, 16 or 24, as the rings were built
+    controllers = ["e6614c311b7e5b2d", "e6614c311b7e5c41"]   # a big table's, by their ids
 
-`table-app check` finds `buttons`, `rings` and `rotation` at the table and writes them here.
+`table-app check` finds `buttons`, `rings`, `rotation` (and a big table's `controllers`) at
+the table and writes them here. At a table of more than 12 pads, controller 2's jack 1 is
+button (and ring) 13, controller 3's is 25.
 
     [light]
     night_cap = 0.25                  # rings' brightness at night and at the deal, 0 to 1
@@ -72,6 +77,9 @@ class Settings:
     buttons: list[int] | None = None
     rotation: list[int] | None = None
     rings: list[int] | None = None
+    seats: int = 12
+    ring: int = 12
+    controllers: list[str] | None = None
     night_cap: float = 0.25
     day_cap: float = 0.6
     audio_device: str = ""
@@ -142,9 +150,18 @@ def load_settings(path: Path | None = None, lenient: bool = False) -> Settings:
     s.pads = take(_choice, pads.pop("backend", None), "pads.backend", BACKENDS)
     s.port = take(_text, pads.pop("port", None), "pads.port")
     s.pins = take(_text, pads.pop("pins", None), "pads.pins")
-    s.buttons = take(_each_seat, pads.pop("buttons", None), "pads.buttons")
-    s.rotation = take(_seats, pads.pop("rotation", None), "pads.rotation", 0, 11)
-    s.rings = take(_each_seat, pads.pop("rings", None), "pads.rings")
+    s.seats = take(_whole, pads.pop("seats", None), "pads.seats", 1, 30) or 12
+    ring = take(_whole, pads.pop("ring", None), "pads.ring", 12, 24)
+    if ring is not None and ring not in RING_SIZES:
+        take(_bad, f"pads.ring takes one of {', '.join(map(str, RING_SIZES))}")
+        ring = None
+    s.ring = ring or 12
+    s.controllers = take(_names, pads.pop("controllers", None), "pads.controllers")
+    inputs = 12 * max(-(-s.seats // 12), len(s.controllers or ()))
+    s.buttons = take(_each_seat, pads.pop("buttons", None), "pads.buttons", s.seats, inputs)
+    s.rotation = take(_seats, pads.pop("rotation", None), "pads.rotation", 0, s.ring - 1,
+                      s.seats)
+    s.rings = take(_each_seat, pads.pop("rings", None), "pads.rings", s.seats, inputs)
     night = take(_share, light.pop("night_cap", None), "light.night_cap")
     day = take(_share, light.pop("day_cap", None), "light.day_cap")
     s.night_cap = s.night_cap if night is None else night
@@ -174,10 +191,32 @@ def _folder(p: Path, v: Any, key: str) -> str | None:
     return folder
 
 
-def _each_seat(p: Path, v: Any, key: str) -> list[int] | None:
-    seats = _seats(p, v, key, 1, 12)
-    if seats is not None and sorted(seats) != list(range(1, 13)):
-        raise SettingsError(f"{p}: {key} must name each of 1 to 12 once")
+#: the rings a club may build its pads with (pixels a ring)
+RING_SIZES = (12, 16, 24)
+
+
+def _bad(p: Path, why: str) -> None:
+    raise SettingsError(f"{p}: {why}")
+
+
+def _names(p: Path, v: Any, key: str) -> list[str] | None:
+    if v is None:
+        return None
+    if (not isinstance(v, list) or not 1 <= len(v) <= 3
+            or any(not isinstance(x, str) or not x or " " in x for x in v)
+            or len(set(v)) != len(v)):
+        raise SettingsError(f"{p}: {key} takes a list of one to three controller ids (each "
+                            f"once, as `table-app check` writes them)")
+    return list(v)
+
+
+def _each_seat(p: Path, v: Any, key: str, n: int = 12, inputs: int = 12) -> list[int] | None:
+    seats = _seats(p, v, key, 1, inputs, n)
+    if seats is not None and len(set(seats)) != n:
+        if inputs == n:
+            raise SettingsError(f"{p}: {key} must name each of 1 to {n} once")
+        raise SettingsError(f"{p}: {key} must name each seat's own one of 1 to {inputs}, "
+                            f"none twice")
     return seats
 
 
@@ -211,27 +250,31 @@ def _whole(p: Path, v: Any, key: str, lo: int, hi: int) -> int | None:
     return v
 
 
-def _seats(p: Path, v: Any, key: str, lo: int, hi: int) -> list[int] | None:
+def _seats(p: Path, v: Any, key: str, lo: int, hi: int, n: int = 12) -> list[int] | None:
     if v is None:
         return None
-    if (not isinstance(v, list) or len(v) != 12
+    if (not isinstance(v, list) or len(v) != n
             or any(isinstance(x, bool) or not isinstance(x, int) or not lo <= x <= hi
                    for x in v)):
-        raise SettingsError(f"{p}: {key} takes 12 whole numbers from {lo} to {hi}, "
-                            f"one per seat")
+        raise SettingsError(f"{p}: {key} takes {n} whole numbers from {lo} to {hi}, "
+                            f"one per seat (pads.seats: {n})")
     return list(v)
 
 
 def write_pad_layout(buttons: list[int], rotation: list[int], rings: list[int] | None = None,
-                     path: Path | None = None) -> Path:
-    """Put `pads.buttons`, `pads.rings` and `pads.rotation` into the settings file, keeping
-    everything else in it (comments too); the file is checked again before it replaces the
-    old one."""
+                     path: Path | None = None, controllers: list[str] | None = None) -> Path:
+    """Put `pads.buttons`, `pads.rings` and `pads.rotation` (and a big table's
+    `pads.controllers`, and its `pads.seats`) into the settings file, keeping everything
+    else in it (comments too); the file is checked again before it replaces the old one."""
     p = path or settings_path()
     text = p.read_text(encoding="utf-8") if p.exists() else ""
     lines = text.splitlines()
     new = {"buttons": f"buttons = {buttons}", "rotation": f"rotation = {rotation}",
-           "rings": f"rings = {rings or list(range(1, 13))}"}
+           "rings": f"rings = {rings or list(range(1, len(buttons) + 1))}"}
+    # a table of 12 says nothing of its seats (the default), unless the file did
+    new["seats"] = f"seats = {len(buttons)}"
+    if controllers:
+        new["controllers"] = "controllers = [" + ", ".join(f'"{c}"' for c in controllers) + "]"
     section = ""
     pads_at = None
     kept: list[str] = []
@@ -245,7 +288,9 @@ def write_pad_layout(buttons: list[int], rotation: list[int], rings: list[int] |
         if section == "pads" and key in new:
             continue                     # replaced below
         kept.append(line)
-    block = [new["buttons"], new["rings"], new["rotation"]]
+    had_seats = any(k == "seats" for k in _pad_keys(lines))
+    block = [new[k] for k in ("seats", "controllers", "buttons", "rings", "rotation")
+             if k in new and (k != "seats" or len(buttons) != 12 or had_seats)]
     if pads_at is None:
         kept += ([""] if kept else []) + ["[pads]", *block]
     else:
@@ -259,6 +304,17 @@ def write_pad_layout(buttons: list[int], rotation: list[int], rings: list[int] |
         raise
     tmp.replace(p)               # 0600 like every file the app writes (it may hold a password)
     return p
+
+
+def _pad_keys(lines: list[str]) -> list[str]:
+    section, keys = "", []
+    for line in lines:
+        bare = line.strip()
+        if bare.startswith("["):
+            section = bare.strip("[] ").split("]")[0].strip()
+        elif section == "pads" and "=" in bare:
+            keys.append(bare.split("=", 1)[0].strip())
+    return keys
 
 
 def _share(p: Path, v: Any, key: str) -> float | None:
@@ -281,4 +337,5 @@ def apply(args: Any, s: Settings) -> None:
         os.environ.setdefault("TABLE_APP_PINS", s.pins)
     args.night_cap, args.day_cap, args.audio_device = s.night_cap, s.day_cap, s.audio_device
     args.buttons, args.rotation, args.rings = s.buttons, s.rotation, s.rings
+    args.pad_seats, args.ring, args.controllers = s.seats, s.ring, s.controllers
     args.records = s

@@ -547,7 +547,7 @@ def test_a_protocol_mismatch_is_a_clear_error() -> None:
 def test_a_seat_count_mismatch_is_a_clear_error() -> None:
     link, connected = _first_link({"SEATS": 10, "BUTTON_PINS": tuple(range(2, 12))})
     assert not link.up and not connected
-    assert "the pad controller has 10 pads of 12 pixels, the game needs 12" in link.reason
+    assert "the pad controller has 10 pads of 12 pixels, the table needs 12" in link.reason
 
 
 def _drain(rig: SerialRig) -> list[object]:

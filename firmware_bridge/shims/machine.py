@@ -45,6 +45,13 @@ class WDT:
         padsim.feeds[0] += 1
 
 
+def unique_id():
+    # a board's flash id: the simulator's own, or the one its test names
+    import os
+    name = os.getenv("PADSIM_BOARD") or "e6614c311b7e5b2d"
+    return bytes(int(name[i:i + 2], 16) for i in range(0, len(name), 2))
+
+
 def reset():
     # the board restarts: the simulator sees the interpreter end on SIGUSR1 and boots it again
     # from its flash folder (a plain exit would only drop an interactive interpreter to its REPL)

@@ -38,9 +38,13 @@ class PadBackend:
 
     name = "base"
     grammar_mode = RING
+    #: pixels a ring (12, 16 or 24: `pads.ring` in the settings, as the rings were built)
+    ring_size = 12
 
     def __init__(self, seats: int, sink: Sink, clock: Clock | None = None) -> None:
         self.seats = seats
+        #: the seats the rings map (the game's players; the pads' number until a game says)
+        self.table = seats
         self._out = sink
         self.clock: Clock = clock or MonotonicClock()
         #: which button input belongs to each seat's ring, and how each ring is turned
@@ -67,22 +71,40 @@ class PadBackend:
                    rotation: Sequence[int] | None = None,
                    rings: Sequence[int] | None = None) -> None:
         """Seat k's pad: its button input `buttons[k-1]`, its ring `rings[k-1]` (the ring
-        pin, or place in a chain, 1-12), and `rotation[k-1]`, the pixel of that ring that
-        points at seat 1. As `table-app check` found them; None: as wired, unturned."""
+        pin, or place in a chain: 1-12 on the first controller, 13-24 on the second...), and
+        `rotation[k-1]`, the pixel of that ring that points at seat 1. As `table-app check`
+        found them; None: as wired, unturned."""
         self.ring_order = list(rings) if rings else []
         if buttons:
             self.button_of = {k: b for k, b in enumerate(buttons, 1)}
             self.seat_of = {b: k for k, b in self.button_of.items()}
         else:
             self.button_of, self.seat_of = {}, {}
-        self.rotation = {k: r % 12 for k, r in enumerate(rotation or (), 1) if r % 12}
+        self.rotation = {k: r % self.ring_size for k, r in enumerate(rotation or (), 1)
+                         if r % self.ring_size}
         self._layout_changed()
+
+    def set_table(self, players: int) -> None:
+        """The game's players: what the rings are a map of (seat k of `players`; a table of
+        more players than a ring has pixels shares lights between neighbours)."""
+        players = max(1, min(30, players))
+        if players != self.table:
+            self.table = players
+            if not self.quiet:
+                for seat in range(1, self.seats + 1):
+                    self._show(seat, self.pictures[seat])
 
     def _layout_changed(self) -> None:
         """Turned rings are drawn anew (the controller is told)."""
         if not self.quiet:
             for seat in range(1, self.seats + 1):
                 self._show(seat, self.pictures[seat])
+
+    @property
+    def inputs(self) -> int:
+        """Button inputs (and rings) the hardware has: a big table's controllers have more
+        jacks than it has seats."""
+        return self.seats
 
     def start(self) -> None:
         """Open the hardware (a no-op for backends that need nothing)."""
@@ -132,8 +154,13 @@ class PadBackend:
     def pixels(self, seat: int, now: float | None = None) -> list[tuple[int, int, int]]:
         """The light seat's ring gives now: its picture, animated, after the cap."""
         from .rings import render
-        return render(self.pictures[seat], self.age(seat, now), 12,
-                      self.rotation.get(seat, 0), self.light_cap)
+        return render(self.pictures[seat], self.age(seat, now), self.ring_size,
+                      self.rotation.get(seat, 0), self.light_cap, self.table)
+
+    def encode(self, picture: Picture) -> bytes:
+        """The picture's bytes as this table's rings draw them (see rings.encode)."""
+        from .rings import encode
+        return encode(picture, self.table, self.ring_size)
 
     def age(self, seat: int, now: float | None = None) -> float:
         """Seconds since the seat's picture was shown (what animations count from)."""

@@ -42,7 +42,7 @@ REGISTRY: dict[str, Maker] = {
     "fake": _fake,
     "sim": _lazy(".sim:SimPads"),
     "gpio": _lazy(".gpio:GpioPads"),
-    "serial": _lazy(".serial_pads:SerialPads"),
+    "serial": _lazy(".serial_pads:serial_table"),
 }
 
 

@@ -26,7 +26,7 @@ from .base import PadBackend, PadError, Sink
 from .events import PadHeld
 from .grammar import COUNT, RING
 from .pi_rings import PIXELS, RingWiring, RingWriter, open_spi, select_value
-from .rings import Picture, encode, led_level
+from .rings import Picture, led_level
 
 #: BCM pins a seat may use: the 28 GPIOs less those the Pi keeps for itself.
 RESERVED = {0: "the HAT ID EEPROM (ID_SD)", 1: "the HAT ID EEPROM (ID_SC)",
@@ -222,7 +222,7 @@ class GpioPads(PadBackend):
         return sum(int(pin.value) << bit for bit, pin in enumerate(self.select))
 
     def _picture_bytes(self, seat: int) -> tuple[bytes, float]:
-        return encode(self.pictures[seat]), self.age(seat)
+        return self.encode(self.pictures[seat]), self.age(seat)
 
     def _animate(self) -> None:
         # LEDs blink counts and countdowns: one small loop redraws them all

@@ -34,6 +34,19 @@ LEGEND: tuple[tuple[Picture, str], ...] = (
 )
 
 
+#: a big table's rings (more seats than pixels): (picture, seats, the moment drawn, what it
+#: says); the asker at seat 1, rings of 12 pixels at a table of 30
+BIG_TABLE: tuple[tuple[Picture, int, float, str], ...] = (
+    (Pick(frozenset(range(1, 31)), cursor=1), 30, 0.1,
+     "A big table: two or three neighbours share a light. Your cursor flashes its seat's "
+     "place in it, clockwise: once for the first seat, twice for the second, three times "
+     "for the third; a light of one seat stays steady."),
+    (Pick(frozenset(range(1, 31)), cursor=2, chosen=1), 30, 0.1,
+     "Your cursor (white, flashing twice: seat 2) beside your choice (green: seat 1) on one "
+     "light: both show."),
+)
+
+
 def draw(surface: Any, size: tuple[int, int] = (900, 1200)) -> None:
     """The legend on a pygame surface: a ring and a line of text for each picture."""
     import math
@@ -42,14 +55,28 @@ def draw(surface: Any, size: tuple[int, int] = (900, 1200)) -> None:
     pygame.font.init()
     font = pygame.font.Font(None, 24)
     surface.fill((250, 250, 250))
-    row = size[1] // len(LEGEND)
-    for i, (pic, words) in enumerate(LEGEND):
+    rows = [(pic, 12, 0.0, words) for pic, words in LEGEND] + list(BIG_TABLE)
+    row = size[1] // len(rows)
+    for i, (pic, table, t, words) in enumerate(rows):
         cx, cy = 60, i * row + row // 2
         pygame.draw.circle(surface, (52, 54, 64), (cx, cy), row // 2 - 4)
-        for k, colour in enumerate(render(pic, 0.0)):
+        for k, colour in enumerate(render(pic, t, table=table)):
             a = -math.pi / 2 + 2 * math.pi * k / 12
             x = cx + int((row // 2 - 14) * math.cos(a))
             y = cy + int((row // 2 - 14) * math.sin(a))
             pygame.draw.circle(surface, colour if colour != (0, 0, 0) else (22, 22, 26),
                                (x, y), 5)
-        surface.blit(font.render(words, True, (20, 20, 20)), (130, cy - 9))
+        lines = _wrap(words, 95)
+        for n, line in enumerate(lines):
+            surface.blit(font.render(line, True, (20, 20, 20)),
+                         (130, cy - 9 * len(lines) + 18 * n))
+
+
+def _wrap(words: str, width: int) -> list[str]:
+    out = [""]
+    for w in words.split():
+        if out[-1] and len(out[-1]) + 1 + len(w) > width:
+            out.append(w)
+        else:
+            out[-1] = f"{out[-1]} {w}".strip()
+    return out

@@ -1,4 +1,4 @@
-"""Ring pictures as data, and how a 12-pixel ring draws them.
+"""Ring pictures as data, and how a ring (12, 16 or 24 pixels) draws them.
 
 A ring is a map of the table: pixel k points at seat k+1 (a pad's `rotation` says how its
 ring is turned where it sits). Every backend shows the same pictures: the simulator draws
@@ -88,8 +88,28 @@ class Fault:
 Picture = Dark | Pick | Vote | YesNo | CheckShown | Countdown | RoleCard | Fault
 
 
-def encode(picture: Picture) -> bytes:
-    """The picture as the few bytes the pad controller is sent (see ringdraw.py)."""
+def wide(table: int, size: int = 12) -> bool:
+    """Does a table of `table` seats need the wide pictures on rings of `size` pixels (more
+    seats than the narrow mask's 16, or than the ring's pixels, some sharing a light)?"""
+    return table > 16 or table > size
+
+
+def encode(picture: Picture, table: int = 12, size: int = 12) -> bytes:
+    """The picture as the few bytes the pad controller is sent (see ringdraw.py), for a
+    table of `table` seats on rings of `size` pixels."""
+    if isinstance(picture, Pick | Vote) and wide(table, size):
+        pool = picture.eligible if isinstance(picture, Pick) else picture.candidates
+        mask = 0
+        for s in pool:
+            if 1 <= s <= rd.MAX_SEATS:
+                mask |= 1 << (s - 1)
+        kind = rd.PICK_WIDE if isinstance(picture, Pick) else rd.VOTE_WIDE
+        return bytes([kind, min(table, rd.MAX_SEATS), (mask >> 24) & 0xFF, (mask >> 16) & 0xFF,
+                      (mask >> 8) & 0xFF, mask & 0xFF, _seat(picture.cursor),
+                      _seat(picture.chosen)])
+    if isinstance(picture, CheckShown) and table > size:
+        return bytes([rd.CHECK, _seat(picture.target), rd.RESULTS.index(picture.result),
+                      min(table, rd.MAX_SEATS)])
     if isinstance(picture, Pick | Vote):
         pool = picture.eligible if isinstance(picture, Pick) else picture.candidates
         mask = 0
@@ -119,9 +139,10 @@ def _seat(s: int | None) -> int:
 
 
 def render(picture: Picture, t: float = 0.0, size: int = 12, rotation: int = 0,
-           cap: float = 1.0) -> list[RGB]:
-    """The ring's pixels `t` seconds after the picture was shown, turned by `rotation`."""
-    return rd.render(encode(picture), t, size, rotation, cap)
+           cap: float = 1.0, table: int = 12) -> list[RGB]:
+    """The ring's pixels `t` seconds after the picture was shown, turned by `rotation`, at
+    a table of `table` seats."""
+    return rd.render(encode(picture, table, size), t, size, rotation, cap)
 
 
 def led_level(picture: Picture, t: float = 0.0, cap: float = 1.0) -> float:

@@ -27,10 +27,11 @@ from ..clock import Clock
 from ..paths import config_dir
 from .base import PadBackend, Sink
 from .events import PadLink
-from .rings import Picture, encode
+from .rings import Picture
 from .session import ACK_HOLD, EDGE_RATE, NOT_PAIRED, LinkSession
 
-__all__ = ["ACK_HOLD", "EDGE_RATE", "PairingError", "SerialPads", "find_pico", "load_secret"]
+__all__ = ["ACK_HOLD", "EDGE_RATE", "PairingError", "SerialPads", "find_pico", "find_picos",
+           "load_secret", "serial_table"]
 
 PORT_ENV = "TABLE_APP_PORT"
 SECRET_ENV = "TABLE_APP_PAD_SECRET"
@@ -67,22 +68,41 @@ def load_secret(path: Path | None = None) -> bytes:
                            f"(table-app firmware install)") from None
 
 
+def find_picos() -> list[str]:
+    """Every pad controller's port: those `TABLE_APP_PORT` names (several, comma-separated:
+    a big table's), else every port that is MicroPython on a Pico, in the order the system
+    lists them."""
+    chosen = os.environ.get(PORT_ENV)
+    if chosen is not None:
+        return [p.strip() for p in chosen.split(",") if p.strip().lower() not in ("", "none")]
+    try:
+        from serial.tools import list_ports
+    except ImportError:
+        return []
+    return sorted(str(p.device) for p in list_ports.comports()
+                  if p.vid == PICO_VID and p.pid in PICO_PIDS)
+
+
+def usb_serial(port: str) -> str | None:
+    """The USB serial number of the device at `port` (a Pico's is its flash's unique id)."""
+    try:
+        from serial.tools import list_ports
+        real = os.path.realpath(port)
+        for p in list_ports.comports():
+            if p.device in (port, real) and p.serial_number:
+                return str(p.serial_number).lower()
+    except (ImportError, OSError):
+        pass
+    return None
+
+
 def find_pico() -> str | None:
     """The serial port of the pad controller, or None: the one `TABLE_APP_PORT` names (a
     path such as /dev/table-pads or /dev/serial/by-id/..., or `none` to look for nothing),
     else the first port that is MicroPython on a Pico (its USB vendor and product id: a
     Raspberry Pi Debug Probe shares the vendor id, not the product id)."""
-    chosen = os.environ.get(PORT_ENV)
-    if chosen is not None:
-        return None if chosen.strip().lower() in ("", "none") else chosen
-    try:
-        from serial.tools import list_ports
-    except ImportError:          # pyserial missing: no controller can be there
-        return None
-    for port in list_ports.comports():
-        if port.vid == PICO_VID and port.pid in PICO_PIDS:
-            return str(port.device)
-    return None
+    ports = find_picos()
+    return ports[0] if ports else None
 
 
 class SerialPads(PadBackend):
@@ -97,9 +117,12 @@ class SerialPads(PadBackend):
                  port: str | None = None, finder: Callable[[], str | None] | None = None,
                  beat: float = 0.4, silence: float = 1.5, backoff: tuple[float, ...] = (
                      0.2, 0.5, 1.0, 2.0, 5.0), cap: int = 255, budget_ma: int = 1500,
-                 secret: bytes | None = None) -> None:
+                 secret: bytes | None = None, ring_size: int = 12) -> None:
+        self.ring_size = ring_size
         super().__init__(seats, sink, clock)
         self.port = port
+        #: the port open now (or being opened): a big table's controllers never share one
+        self.current: str | None = None
         #: why no controller can be trusted (no pairing, or a secret that cannot be read)
         self.unpaired: str | None = None
         if secret is None:
@@ -113,7 +136,7 @@ class SerialPads(PadBackend):
             # too, and it would be taken for this table's
             self.unpaired = NOT_PAIRED
         #: the protocol (pure); `lock` guards it between the reader and the supervisor
-        self.session = LinkSession(seats, secret, self.unpaired)
+        self.session = LinkSession(seats, secret, self.unpaired, ring_size)
         self.lock = threading.Lock()
         self.hello_seen = threading.Event()
         self.finder = finder or (lambda: self.port or find_pico())
@@ -133,6 +156,16 @@ class SerialPads(PadBackend):
         """The link's counts: frames bad and resent (both ways), connects, floods, the
         controller's work."""
         return self.session.stats
+
+    @property
+    def board_id(self) -> str | None:
+        """This controller's own id: the board's, from its hello (else its USB serial
+        number); None until it has been heard."""
+        if self.session.board:
+            return self.session.board
+        if self.firmware is None or self.current is None:
+            return None
+        return usb_serial(self.current) or self.current
 
     @property
     def firmware(self) -> str | None:
@@ -184,7 +217,7 @@ class SerialPads(PadBackend):
 
     def _queue_show(self, seat: int, picture: Picture) -> None:
         with self.lock:
-            self.session.queue(pl.SHOW, bytes([seat]) + encode(picture), tag=seat)
+            self.session.queue(pl.SHOW, bytes([seat]) + self.encode(picture), tag=seat)
         self._send_due()              # now, not at the supervisor's next turn
 
     # -- the supervisor ------------------------------------------------------------------
@@ -232,10 +265,12 @@ class SerialPads(PadBackend):
         import serial
         import serial.threaded
 
+        self.current = port
         try:
             # exclusive: a firmware install (or a second table) cannot talk over the game
             ser = serial.serial_for_url(port, baudrate=115200, timeout=0.2, exclusive=True)
         except (serial.SerialException, OSError, ValueError):
+            self.current = None
             return False
         with self.lock:
             self.hello_seen.clear()
@@ -349,3 +384,38 @@ class SerialPads(PadBackend):
         for edge in edges:
             self.down[edge.seat] = edge.pressed
             self.sink(edge)
+
+
+def serial_table(seats: int, sink: Sink, clock: Clock | None = None, port: str | None = None,
+                 controllers: list[str] | None = None, ring_size: int = 12,
+                 **options: Any) -> PadBackend:
+    """The pads of a table over USB: one controller for 12 seats, two or three (a
+    `TablePads`) for a bigger table, each finding a port no other holds (those `port` or
+    `TABLE_APP_PORT` name, comma-separated, else every Pico plugged in)."""
+    from .multi import JACKS, TablePads, controllers_for
+
+    if seats <= JACKS and not controllers:
+        return SerialPads(seats, sink, clock, port=port, ring_size=ring_size, **options)
+    named = [p.strip() for p in (port or "").split(",") if p.strip()]
+    children: list[SerialPads] = []
+
+    def finder(me: int) -> Callable[[], str | None]:
+        def find() -> str | None:
+            held = {c.current for i, c in enumerate(children) if i != me and c.current}
+            # a port another controller of this table holds is never tried
+            for p in named or find_picos():
+                if p not in held and os.path.realpath(p) not in {
+                        os.path.realpath(h) for h in held}:
+                    return p
+            return None
+        return find
+
+    def make(k: int, child_sink: Sink) -> PadBackend:
+        child = SerialPads(JACKS, child_sink, clock, finder=finder(k), ring_size=ring_size,
+                           **options)
+        children.append(child)
+        return child
+
+    n = max(controllers_for(seats), len(controllers or ()))
+    return TablePads(seats, sink, clock, make=make, controllers=n, ids=controllers or (),
+                     ring_size=ring_size)

@@ -31,8 +31,13 @@ class LinkSession:
     """One table's link to its pad controller: what was said, what waits to be sent, what
     the pad's clock reads."""
 
-    def __init__(self, seats: int, secret: bytes, unpaired: str | None = None) -> None:
+    def __init__(self, seats: int, secret: bytes, unpaired: str | None = None,
+                 ring: int = RING) -> None:
         self.seats = seats
+        #: pixels a ring, as the table's settings say the rings were built
+        self.ring = ring
+        #: the controller's own id (its board's unique id, from its hello), if it says one
+        self.board: str | None = None
         self.secret = secret
         #: why no controller can be trusted (no pairing, or a secret that cannot be read)
         self.unpaired = unpaired
@@ -88,9 +93,10 @@ class LinkSession:
             return (f"protocol mismatch: the pad controller speaks protocol "
                     f"{hello['protocol']}, this app {pl.PROTOCOL}: install the "
                     f"matching firmware (table-app firmware install)")
-        if hello["seats"] != self.seats or hello["ring"] != RING:
+        if hello["seats"] != self.seats or hello["ring"] != self.ring:
             return (f"seat count mismatch: the pad controller has {hello['seats']} pads "
-                    f"of {hello['ring']} pixels, the game needs {self.seats} of {RING}")
+                    f"of {hello['ring']} pixels, the table needs {self.seats} of {self.ring} "
+                    f"(pads.ring in the settings, the firmware's RING)")
         if self.unpaired is not None:
             return self.unpaired
         if hello["proof"] != pl.proof(self.secret, self.challenge):
@@ -104,7 +110,11 @@ class LinkSession:
             self.receiver.reset()
             self.offsets.clear()
             self.pad_last = None
-        self.firmware = str(hello.get("version", ""))
+        # "0.5.0 e6614c311b7e5b2d": the firmware's version, then its board's id (older
+        # firmware says only the version)
+        version, _, board = str(hello.get("version", "")).partition(" ")
+        self.firmware = version
+        self.board = board.strip() or None
         self.stats["connects"] += 1
         self.connected = True
         return None

@@ -33,7 +33,9 @@ class SimPads(PadBackend):
     name = "sim"
 
     def __init__(self, seats: int, sink: Sink, clock: Clock | None = None,
-                 size: tuple[int, int] = (720, 720), surface: Any = None) -> None:
+                 size: tuple[int, int] = (720, 720), surface: Any = None,
+                 ring_size: int = 12) -> None:
+        self.ring_size = ring_size
         super().__init__(seats, sink, clock)
         self.size = size
         self.surface = surface
@@ -47,7 +49,7 @@ class SimPads(PadBackend):
     # -- geometry ------------------------------------------------------------------------
     def _angle(self, seat: int) -> float:
         # seat 1 at the top, clockwise
-        return -math.pi / 2 + 2 * math.pi * (seat - 1) / self.seats
+        return -math.pi / 2 + 2 * math.pi * (seat - 1) / self.table
 
     def pad_centre(self, seat: int) -> tuple[int, int]:
         w, h = self.size
@@ -56,10 +58,15 @@ class SimPads(PadBackend):
         return int(w / 2 + r * math.cos(a)), int(h / 2 + r * math.sin(a))
 
     def pad_radius(self) -> int:
-        return int(min(self.size) * 0.075)
+        # a big table's pads shrink to fit round it (30 of them: half a 12-seat pad)
+        return int(min(self.size) * min(0.075, 1.1 / self.table))
+
+    def _pixel_angle(self, k: int) -> float:
+        # pixel k of an unturned ring, clockwise from the top (where seat 1 sits)
+        return -math.pi / 2 + 2 * math.pi * k / self.ring_size
 
     def seat_at(self, pos: tuple[int, int]) -> int | None:
-        for s in range(1, self.seats + 1):
+        for s in range(1, self.table + 1):
             cx, cy = self.pad_centre(s)
             if (pos[0] - cx) ** 2 + (pos[1] - cy) ** 2 <= self.pad_radius() ** 2:
                 return s
@@ -104,7 +111,7 @@ class SimPads(PadBackend):
                 name = ev.unicode
             if len(name) == 1 and name in KEYS:
                 seat = KEYS.index(name) + 1
-                if seat <= self.seats:
+                if seat <= self.table:
                     self._press(seat, ev.type == pygame.KEYDOWN)
                     return True
             return False
@@ -130,13 +137,16 @@ class SimPads(PadBackend):
     def _show(self, seat: int, picture: Any) -> None:
         self.dirty = True
 
+    def set_table(self, players: int) -> None:
+        super().set_table(players)
+        self.dirty = True            # the pads are laid out again round the table
+
     # -- drawing -------------------------------------------------------------------------
     def animating(self) -> bool:
         """Does any ring change by itself now (a countdown, a fault): draw it again soon."""
         from firmware_bridge.ringdraw import animated
 
-        from .rings import encode
-        return any(animated(encode(p)) for p in self.pictures.values())
+        return any(animated(self.encode(p), self.ring_size) for p in self.pictures.values())
 
     def draw(self, t: float | None = None) -> None:
         import pygame
@@ -148,16 +158,16 @@ class SimPads(PadBackend):
         surf.fill(BACKGROUND)
         pygame.draw.circle(surf, TABLE_GREEN, (w // 2, h // 2), int(min(w, h) * 0.28))
         pr = self.pad_radius()
-        for seat in range(1, self.seats + 1):
+        for seat in range(1, self.table + 1):
             cx, cy = self.pad_centre(seat)
             pygame.draw.circle(surf, PAD_DOWN if seat in self.keys_down else PAD, (cx, cy), pr)
             pixels = self.pixels(seat, t)
             for k, colour in enumerate(pixels):
-                a = self._angle(k + 1)          # pixel k points where seat k+1 sits
+                a = self._pixel_angle(k)
                 px = cx + int(pr * 0.72 * math.cos(a))
                 py = cy + int(pr * 0.72 * math.sin(a))
                 pygame.draw.circle(surf, shown(colour) if any(colour) else (28, 28, 32),
-                                   (px, py), max(3, pr // 7))
+                                   (px, py), max(2, pr * 12 // (7 * self.ring_size)))
             if self._font is not None:
                 label = self._font.render(str(seat), True, TEXT)
                 surf.blit(label, label.get_rect(center=(cx, cy)))
@@ -171,7 +181,7 @@ class SimPads(PadBackend):
     def pixel_at_ring(self, seat: int, k: int) -> tuple[int, int, int]:
         """The colour drawn for pixel k of a seat's ring (for tests that look at the screen)."""
         cx, cy = self.pad_centre(seat)
-        a = self._angle(k + 1)
+        a = self._pixel_angle(k)
         pr = self.pad_radius()
         x, y = cx + int(pr * 0.72 * math.cos(a)), cy + int(pr * 0.72 * math.sin(a))
         c = self.surface.get_at((x, y))

@@ -71,10 +71,12 @@ class Setup:
     check: bool = False         # the host asked for the table's check, not a game
     #: what the host must know about how the table opened: (a text's key, the detail)
     notices: list[tuple[str, str]] = field(default_factory=list)
+    #: the table's pads (12 a controller): no game of more players can start
+    seats: int = 12
 
     def limits(self) -> tuple[int, int]:
         f = find_format(self.fmt)
-        return f.min_players, min(12, f.max_players)
+        return f.min_players, min(self.seats, f.max_players)
 
     def command(self, cmd: tuple[str, ...]) -> None:
         name = cmd[0]

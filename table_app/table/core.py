@@ -50,6 +50,8 @@ class Table:
     def __init__(self, cfg: TableConfig, panel: PadPanel, voice: Voice) -> None:
         if cfg.players > panel.backend.seats:
             raise ValueError(f"{cfg.players} players but only {panel.backend.seats} pads")
+        # the rings are a map of this game's players (a big table's neighbours share a light)
+        panel.backend.set_table(cfg.players)
         ctx = self.ctx = TableContext(cfg, panel, voice)
         self.dealing = DealFlow(ctx)
         self.night = NightFlow(ctx)
