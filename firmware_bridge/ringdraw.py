@@ -325,10 +325,8 @@ def draw(pic, t, size, rotation, out):
     if (kind == PICK or kind == VOTE) and len(pic) >= _CHOICE_LEN:  # noqa: SIM109
         # the commonest picture (every night pick, every vote): one machine-code pass
         return _choice(out, size, rot, pic, _PICKING if kind == PICK else _VOTING)
-    if (kind == PICK_WIDE or kind == VOTE_WIDE) and len(pic) >= 8:  # noqa: SIM109
-        # a table bigger than the mask or the ring: one pass too, the cue's flash found here
-        return _wide(out, size, rot, pic, _PICKING if kind == PICK_WIDE else _VOTING,
-                     flash(t) if pic[1] > size else NO_FLASH)
+    if kind >= PICK_WIDE:
+        return _draw_wide(pic, t, size, rot, out)
     if not valid(pic):
         kind = DARK
     if kind == YESNO:
@@ -342,13 +340,7 @@ def draw(pic, t, size, rotation, out):
         if 1 <= cursor <= size and cursor != answer:
             _set(out, size, rot, cursor - 1, _CURSOR)
     elif kind == CHECK:
-        _paint(out, size, rot, 0, _OFF)
-        result = pic[2] if pic[2] < len(ANSWER) else 3
-        seats = pic[3] if len(pic) > 3 and pic[3] > size else size
-        if 1 <= pic[1] <= seats:
-            p, slot, sharing = place(pic[1], seats, size)
-            if cue(slot, sharing, t):
-                _set(out, size, rot, p, _ANSWER[result])
+        _answer(pic, t, size, rot, out)
     elif kind == COUNTDOWN:
         total = ((pic[3] << 8) | pic[4]) / 10
         left = countdown_left(pic, t)
@@ -369,6 +361,29 @@ def draw(pic, t, size, rotation, out):
     else:
         _paint(out, size, rot, 0, _OFF)
     return channel_sum(out, size * 3)
+
+
+# (the big table's pictures are drawn apart from draw(): in it they made a native function
+# too big for the Pico's Thumb code)
+def _draw_wide(pic, t, size, rot, out):
+    # a table bigger than the mask or the ring: one pass too, the cue's flash found here
+    kind = pic[0]
+    if not valid(pic):
+        _paint(out, size, rot, 0, _OFF)
+        return 0
+    return _wide(out, size, rot, pic, _PICKING if kind == PICK_WIDE else _VOTING,
+                 flash(t) if pic[1] > size else NO_FLASH)
+
+
+def _answer(pic, t, size, rot, out):
+    # an answer: one pixel at its seat (a big table's: the seat's light, flashing its place)
+    _paint(out, size, rot, 0, _OFF)
+    result = pic[2] if pic[2] < len(ANSWER) else 3
+    seats = pic[3] if len(pic) > 3 and pic[3] > size else size
+    if 1 <= pic[1] <= seats:
+        p, slot, sharing = place(pic[1], seats, size)
+        if cue(slot, sharing, t):
+            _set(out, size, rot, p, _ANSWER[result])
 
 
 def cap_byte(cap):

@@ -425,7 +425,7 @@ def play(text: str, press_at: float = 3.0, seed: int = 0, lang: str = "en",
                 raise RuntimeError(f"observe: the table waits for nothing ({table.stage}, "
                                    f"{table.game.phase_label()} {table.game.step})")
             nxt = min(times)
-            for t in pads.changes_between(now, nxt) + _timer_changes(table, now, nxt):
+            for t in sorted(pads.changes_between(now, nxt) + _timer_changes(table, now, nxt)):
                 if t < nxt:
                     clock.set(t)
                     for seat in range(1, n + 1):

@@ -111,35 +111,53 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
     pg.draw.ellipse(surf, TABLE, (x + 70, y + 60, w - 140, h - 120))
     buttons = []
     n = len(seats)
+    big = n > 12
+    # a big table's names go outside its seats: the seats sit further in to leave them room
+    ring = (w // 2 - 68, h // 2 - 62) if big else (w // 2 - 40, h // 2 - 38)
+    # a seat's circle: 30 px up to 12 seats, smaller round a big table so that 30 seats
+    # stand apart (the circumference over the seats, less a gap)
+    r = max(13, min(30, int(math.pi * min(ring) / max(n, 1) * 0.92)))
+    k = r / 30
     for sv in seats:
-        cx, cy = seat_xy(sv.seat, n, centre, (w // 2 - 40, h // 2 - 38))
+        cx, cy = seat_xy(sv.seat, n, centre, ring)
         fill = SEAT if sv.alive else SEAT_OUT
-        pg.draw.circle(surf, fill, (cx, cy), 30)
+        pg.draw.circle(surf, fill, (cx, cy), r)
         if host and sv.awake:
-            pg.draw.circle(surf, BLUE, (cx, cy), 34, 4)
+            pg.draw.circle(surf, BLUE, (cx, cy), r + 4, 4)
         if sv.nominated:
-            pg.draw.circle(surf, AMBER, (cx, cy), 31, 3)
+            pg.draw.circle(surf, AMBER, (cx, cy), r + 1, 3)
         if sv.speaking:
-            pg.draw.circle(surf, GREEN, (cx, cy), 33, 4)
+            pg.draw.circle(surf, GREEN, (cx, cy), r + 3, 4)
         if sv.pad_fault:
-            pg.draw.circle(surf, ORANGE, (cx, cy), 30, 5)
-        p.text(surf, str(sv.seat), (cx, cy), 22, TEXT if sv.alive else DIM, True, "center")
+            pg.draw.circle(surf, ORANGE, (cx, cy), r, max(3, int(5 * k)))
+        p.text(surf, str(sv.seat), (cx, cy), max(13, int(22 * k)), TEXT if sv.alive else DIM,
+               True, "center")
         # the name, then the role (the host's), under the seat (the bottom seat's above it):
         # inside the circle a name had 54 px and shrank to 9 px
         labels = [(sv.name, TEXT if sv.alive else DIM)] if sv.name else []
         if host and sv.role:
             labels.append((role_name(sv.role, pub.lang), BLUE if sv.awake else DIM))
-        below = cy + 34 + 13 * len(labels) < y + h
-        for i, (label, colour) in enumerate(labels):
-            ly = cy + 40 + 13 * i if below else cy - 40 - 13 * (len(labels) - 1 - i)
+        below = cy + r + 4 + 13 * len(labels) < y + h
+        if big:
+            # outwards from the table's centre, clear of the neighbours' circles
+            dx, dy = cx - centre[0], cy - centre[1]
+            norm = math.hypot(dx, dy) or 1.0
+            lx = cx + int(dx / norm * (r + 26))
+            ly0 = cy + int(dy / norm * (r + 14)) - 6 * (len(labels) - 1)
+            for i, (label, colour) in enumerate(labels):
+                p.text(surf, label, (lx, ly0 + 12 * i), 10, colour, anchor="center", width=60)
+        for i, (label, colour) in enumerate(labels if not big else ()):
+            ly = cy + r + 10 + 13 * i if below else cy - r - 10 - 13 * (len(labels) - 1 - i)
             p.text(surf, label, (cx, ly), 11, colour, anchor="center", width=100)
         if not sv.alive:
-            pg.draw.line(surf, RED, (cx - 18, cy - 18), (cx + 18, cy + 18), 3)
+            d = int(18 * k)
+            pg.draw.line(surf, RED, (cx - d, cy - d), (cx + d, cy + d), 3)
         if sv.fouls:
-            p.text(surf, "F" * sv.fouls, (cx + 22, cy - 30), 12, ORANGE, True)
+            p.text(surf, "F" * sv.fouls, (cx + int(22 * k), cy - r), 12, ORANGE, True)
         if host and sv.asked:
-            pg.draw.circle(surf, TEXT, (cx + 22, cy + 22), 5)
-        buttons.append(Button((cx - 30, cy - 30, 60, 60), ("seat", str(sv.seat)), str(sv.seat)))
+            pg.draw.circle(surf, TEXT, (cx + int(22 * k), cy + int(22 * k)), 5)
+        buttons.append(Button((cx - r, cy - r, 2 * r, 2 * r), ("seat", str(sv.seat)),
+                              str(sv.seat)))
     lang = pub.lang
     phase = pub.phase
     if " " in phase:

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..pads import Confirmed, OutOfTurn, PadPanel, Pressed, Released
 from ..pads.events import PadEdge, PadFault, PadHeld, PadLevel, PadLink, PadRecovered
+from ..pads.multi import SEATS_NOTE
 from ..rules import Game
 from ..rules import actions as A
 from ..rules import effects as E
@@ -302,7 +303,12 @@ class Table:
         # cable pulled, the controller back, not found, not paired) are in the host's
         word = next((w for w, starts in REASONS if any(reason.startswith(s) for s in starts)),
                     None)
-        self.ctx.tell(key + ("_controller" if not seat else ""), seat=str(seat),
+        # a big table's controller says whose pads it holds: "... (seats 13-24)"
+        held = SEATS_NOTE.search(reason) if not seat else None
+        if held:
+            reason = reason[:held.start()]
+        self.ctx.tell(key + ("_controller" if not seat else "") + ("_seats" if held else ""),
+                      seat=str(seat), **({"seats": held.group(1)} if held else {}),
                       **({"reason_t": f"reason_{word}"} if word else {"reason": reason}))
 
     # -- pauses --------------------------------------------------------------------------
