@@ -155,11 +155,14 @@ class Controller:
     seats: int
     version: str
     paired: bool
+    #: the board's own id (a big table's controllers are told apart by it)
+    board: str = ""
 
     def describe(self) -> str:
         pairing = "paired with this table" if self.paired else "not paired with this table"
+        board = f" (board {self.board})" if self.board else ""
         return (f"firmware {self.version or '?'} (protocol {self.protocol}, "
-                f"{self.seats} pads), {pairing}")
+                f"{self.seats} pads), {pairing}{board}")
 
 
 def _open(port: str) -> Any:
@@ -224,8 +227,10 @@ def _probe(ser: Any, port: str, secret: bytes, listen: float, update: bool,
     if "ring" not in hello:
         raise FirmwareError(f"the controller on {port} sends frames but does not answer "
                             f"the handshake: unplug it, plug it in again, and retry")
-    info = Controller(hello["protocol"], hello["seats"], hello.get("version", ""),
-                      hello.get("proof") == pl.proof(secret, challenge))
+    # the version, then (firmware 0.5 on) a space and the board's id
+    version, _, board = str(hello.get("version", "")).partition(" ")
+    info = Controller(hello["protocol"], hello["seats"], version,
+                      hello.get("proof") == pl.proof(secret, challenge), board.strip())
     if update:
         try:
             taken = _exchange(ser, decoder, pl.UPDATE, pl.UPDATE_BODY, 2, want=pl.ACK)

@@ -68,11 +68,11 @@ def load_secret(path: Path | None = None) -> bytes:
                            f"(table-app firmware install)") from None
 
 
-def find_picos() -> list[str]:
+def find_picos(env: bool = True) -> list[str]:
     """Every pad controller's port: those `TABLE_APP_PORT` names (several, comma-separated:
-    a big table's), else every port that is MicroPython on a Pico, in the order the system
-    lists them."""
-    chosen = os.environ.get(PORT_ENV)
+    a big table's), else (or with `env` False) every port that is MicroPython on a Pico, in
+    the order the system lists them."""
+    chosen = os.environ.get(PORT_ENV) if env else None
     if chosen is not None:
         return [p.strip() for p in chosen.split(",") if p.strip().lower() not in ("", "none")]
     try:
@@ -399,11 +399,20 @@ def serial_table(seats: int, sink: Sink, clock: Clock | None = None, port: str |
     named = [p.strip() for p in (port or "").split(",") if p.strip()]
     children: list[SerialPads] = []
 
+    def candidates() -> list[str]:
+        # the ports named (the service names /dev/table-pads, which is one controller: the
+        # last plugged in), then every Pico plugged in, each once
+        found = named or find_picos()
+        if len(found) < len(children) and not (port and named):
+            seen = {os.path.realpath(p) for p in found}
+            found += [p for p in find_picos(env=False) if os.path.realpath(p) not in seen]
+        return found
+
     def finder(me: int) -> Callable[[], str | None]:
         def find() -> str | None:
             held = {c.current for i, c in enumerate(children) if i != me and c.current}
             # a port another controller of this table holds is never tried
-            for p in named or find_picos():
+            for p in candidates():
                 if p not in held and os.path.realpath(p) not in {
                         os.path.realpath(h) for h in held}:
                     return p
