@@ -277,6 +277,7 @@ def write_pad_layout(buttons: list[int], rotation: list[int], rings: list[int] |
         new["controllers"] = "controllers = [" + ", ".join(f'"{c}"' for c in controllers) + "]"
     section = ""
     pads_at = None
+    had_seats = False
     kept: list[str] = []
     for line in lines:
         bare = line.strip()
@@ -285,10 +286,10 @@ def write_pad_layout(buttons: list[int], rotation: list[int], rings: list[int] |
             if section == "pads":
                 pads_at = len(kept)
         key = bare.split("=", 1)[0].strip() if "=" in bare else ""
+        had_seats = had_seats or (section == "pads" and key == "seats")
         if section == "pads" and key in new:
             continue                     # replaced below
         kept.append(line)
-    had_seats = any(k == "seats" for k in _pad_keys(lines))
     block = [new[k] for k in ("seats", "controllers", "buttons", "rings", "rotation")
              if k in new and (k != "seats" or len(buttons) != 12 or had_seats)]
     if pads_at is None:
@@ -304,17 +305,6 @@ def write_pad_layout(buttons: list[int], rotation: list[int], rings: list[int] |
         raise
     tmp.replace(p)               # 0600 like every file the app writes (it may hold a password)
     return p
-
-
-def _pad_keys(lines: list[str]) -> list[str]:
-    section, keys = "", []
-    for line in lines:
-        bare = line.strip()
-        if bare.startswith("["):
-            section = bare.strip("[] ").split("]")[0].strip()
-        elif section == "pads" and "=" in bare:
-            keys.append(bare.split("=", 1)[0].strip())
-    return keys
 
 
 def _share(p: Path, v: Any, key: str) -> float | None:

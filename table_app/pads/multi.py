@@ -40,18 +40,13 @@ def controllers_for(seats: int) -> int:
 
 def spans(seats: Sequence[int]) -> str:
     """Seats as the host reads them: "13-24", "1, 3, 5-7"."""
-    out: list[str] = []
-    run: list[int] = []
+    runs: list[list[int]] = []
     for s in sorted(seats):
-        if run and s == run[-1] + 1:
-            run.append(s)
-            continue
-        if run:
-            out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
-        run = [s]
-    if run:
-        out.append(f"{run[0]}-{run[-1]}" if len(run) > 1 else str(run[0]))
-    return ", ".join(out)
+        if runs and s == runs[-1][-1] + 1:
+            runs[-1].append(s)
+        else:
+            runs.append([s])
+    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
 class TablePads(PadBackend):
@@ -216,10 +211,7 @@ class TablePads(PadBackend):
     def set_table(self, players: int) -> None:
         super().set_table(players)
         for child in self.children:
-            child.table = self.table
-            if not child.quiet:
-                for jack in range(1, JACKS + 1):
-                    child._show(jack, child.pictures[jack])
+            child.set_table(self.table)
 
     def set_cap(self, cap: float) -> None:
         super().set_cap(cap)
