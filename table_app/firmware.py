@@ -3,8 +3,9 @@ an update while the old firmware runs.
 
 The steps, each said as it happens:
 1. listen on the port for a moment: a running controller sends a heartbeat, a bare
-   MicroPython (a new Pico, or one in safe mode) says nothing and is sent nothing, since the
-   bytes of a frame would be typed into its REPL;
+   MicroPython (a new Pico, or one in safe mode) says nothing and is sent nothing but a NUL
+   (which wakes a controller that stopped beating to a port nobody read, and which the REPL
+   ignores), since the bytes of a frame would be typed into its REPL;
 2. a running controller is asked who it is (the version handshake) and then to restart into
    safe mode (`padlink.UPDATE`): an RP2040's watchdog cannot be stopped, so it leaves a flag,
    resets, and its `main.py` stays at the REPL;
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge import fwconfig
 from firmware_bridge import padlink as pl
 
 from .paths import write_private
@@ -215,6 +217,10 @@ def _probe(ser: Any, port: str, secret: bytes, listen: float, update: bool,
     decoder = pl.Decoder()
     end = time.monotonic() + listen
     heard = False
+    # A running controller stops its heartbeats once 192 bytes went unread (nobody held the
+    # port since the table stopped, or since another board's install) until it hears the Pi
+    # again: one NUL, a frame's delimiter, wakes it, and a bare MicroPython's REPL ignores it
+    ser.write(b"\x00")
     while time.monotonic() < end and not heard:
         heard = bool(_frames(ser, decoder))
     if not heard:
@@ -260,10 +266,19 @@ def _exchange(ser: Any, decoder: pl.Decoder, kind: int, body: bytes, seq: int, w
     return None
 
 
-def wait_for_port(port: str | None, gone_first: str | None, timeout: float = 15.0) -> str:
+def wait_for_port(port: str | None, gone_first: str | None, timeout: float = 15.0,
+                  serial: str | None = None) -> str:
     """The controller's port once it is back after a reset: USB drops and comes back,
-    perhaps under another name (hence `find_pico` when no port was named)."""
-    from .pads.serial_pads import find_pico
+    perhaps under another name (hence, when no port was named, the Pico with the same USB
+    serial number, or `find_pico` where there is one Pico)."""
+    from .pads.serial_pads import find_pico, find_picos, usb_serial
+
+    def again() -> str | None:
+        if port:
+            return port
+        if serial:
+            return next((p for p in find_picos(env=False) if usb_serial(p) == serial), None)
+        return find_pico()
 
     end = time.monotonic() + timeout
     # the reset takes a moment to drop the port: wait for that, but not for ever (a board
@@ -272,7 +287,7 @@ def wait_for_port(port: str | None, gone_first: str | None, timeout: float = 15.
     while gone_first and os.path.exists(gone_first) and time.monotonic() < gone_by:
         time.sleep(0.05)
     while time.monotonic() < end:
-        found = port or find_pico()
+        found = again()
         if found and os.path.exists(found):
             time.sleep(0.5)                  # let the board finish booting
             return found
@@ -298,10 +313,35 @@ def _compiled_for(board: int, folder: Path) -> Path | None:
 
 
 def install(port: str | None, dry_run: bool = False) -> int:
-    from .pads.serial_pads import find_pico
+    """`table-app firmware install`: onto the Pico at `port`, or every Pico found (a big
+    table's two or three controllers, one after another)."""
+    from .pads.serial_pads import find_pico, find_picos, usb_serial
 
-    named = port
-    port = port or find_pico()
+    found = [] if port else find_picos()
+    if len(found) > 1 and not dry_run:
+        print(f"{len(found)} pad controllers found: installing on each in turn")
+        codes = []
+        for k, one in enumerate(found, 1):
+            print(f"\ncontroller {k} of {len(found)}, on {one}:")
+            # after its resets a board is found again by its USB serial number (its port's
+            # name may change), never as "the first Pico", which may be another board
+            serial = usb_serial(one)
+            codes.append(_install_one(one, None if serial else one, serial))
+        failed = [found[k] for k, code in enumerate(codes) if code]
+        if failed:
+            print(f"table-app: the install failed on {', '.join(failed)}: see above",
+                  file=sys.stderr)
+        else:
+            print(f"\nall {len(found)} controllers run firmware {fwconfig.FIRMWARE}; run "
+                  "`table-app check` to map the table")
+        return max(codes)
+    return _install_one(port or find_pico(), port, None, dry_run)
+
+
+def _install_one(port: str | None, named: str | None, serial: str | None,
+                 dry_run: bool = False) -> int:
+    """Install onto the Pico at `port`; after a reset it is the port `named`, else the Pico
+    with USB serial number `serial`, else the first Pico found."""
     if port is None:
         print("table-app: no Pico found: plug the pad controller in, or give --port",
               file=sys.stderr)
@@ -322,7 +362,7 @@ def install(port: str | None, dry_run: bool = False) -> int:
         if before is not None:
             print(f"the controller runs {before.describe()}")
             print("asking it to restart into safe mode for the update")
-            port = wait_for_port(named, gone_first=port)
+            port = wait_for_port(named, gone_first=port, serial=serial)
         else:
             print(f"no running controller on {port}: installing onto MicroPython")
         with tempfile.TemporaryDirectory() as d:
@@ -337,7 +377,7 @@ def install(port: str | None, dry_run: bool = False) -> int:
             return 2
         print(f"copied {len(FILES)} files and the pairing secret to {port}; the controller "
               f"restarts")
-        port = wait_for_port(named, gone_first=port)
+        port = wait_for_port(named, gone_first=port, serial=serial)
         # a Pico compiles its firmware's .py files as it boots: give it time (a real one
         # answers within a second or two; an emulated one on a busy machine takes longer)
         after = probe(port, secret, listen=20.0)

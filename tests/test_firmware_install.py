@@ -95,6 +95,24 @@ def test_an_update_replaces_the_running_firmware(tmp_path: Path) -> None:
         fw.close()
 
 
+def test_an_update_reaches_a_controller_nobody_read_for_a_while(tmp_path: Path) -> None:
+    # `sudo table-app firmware install` stops the table, and the controller, unread, holds
+    # back its heartbeats after 192 bytes (a few seconds): the install took the silence for a
+    # bare MicroPython, and mpremote could not reach the REPL past the running firmware
+    fw = _board(tmp_path, "0.0.9")
+    try:
+        time.sleep(6)
+        secret = tmp_path / "pad-secret"
+        proc = _cli(extra={"TABLE_APP_PORT": str(fw.link),
+                           "TABLE_APP_PAD_SECRET": str(secret)})
+        assert proc.returncode == 0, proc.stdout + proc.stderr + fw.stderr()
+        assert "the controller runs firmware 0.0.9" in proc.stdout
+        assert fw.boots == 3
+        _installed(fw, secret)
+    finally:
+        fw.close()
+
+
 def test_a_new_pico_with_only_micropython_gets_the_firmware(tmp_path: Path) -> None:
     fw = _board(tmp_path, None)
     try:
@@ -191,3 +209,33 @@ def test_an_install_with_an_unreadable_pairing_secret_says_so_and_keeps_it(
     assert "Traceback" not in proc.stderr
     assert f"the pairing secret {secret} cannot be read" in proc.stderr
     assert (secret / "kept").read_text() == "x" and fw.boots == 1
+
+
+def test_one_install_puts_the_firmware_on_every_controller_of_a_big_table(
+        tmp_path: Path) -> None:
+    # A table of 30 has three controllers on the Pi's USB. One `table-app firmware install`
+    # updates each in turn, and after each board's resets finds that same board again (it
+    # installed onto the first board only, and found "the first Pico" again after another
+    # board's reset).
+    boards = []
+    try:
+        for k in range(3):
+            folder = tmp_path / f"board{k}"
+            folder.mkdir()
+            boards.append(_board(folder, "0.0.9"))
+        secret = tmp_path / "pad-secret"
+        proc = _cli(extra={"TABLE_APP_PORT": ",".join(str(fw.link) for fw in boards),
+                           "TABLE_APP_PAD_SECRET": str(secret)})
+        assert proc.returncode == 0, (proc.stdout + proc.stderr
+                                      + "".join(fw.stderr() for fw in boards))
+        out = proc.stdout
+        assert "3 pad controllers found: installing on each in turn" in out
+        assert out.count("the controller runs firmware 0.0.9") == 3
+        assert out.count(f"the controller now runs firmware {fwconfig.FIRMWARE}") == 3
+        assert f"all 3 controllers run firmware {fwconfig.FIRMWARE}" in out
+        for fw in boards:
+            assert fw.boots == 3, out     # power-up, safe mode, the new firmware: each its own
+            _installed(fw, secret)
+    finally:
+        for fw in boards:
+            fw.close()
