@@ -87,6 +87,13 @@ THE_PI: list[Part] = [
     (1, "powered speaker, 3.5 mm or USB", "", 15.00),
 ]
 
+#: rough prices of the lengths a big table's cables come in: Cat5e patch cords, and USB A
+#: to micro-B cables (the controller's list has a short one in its box's line)
+CORD_USD = {1.5: 1.50, 2.0: 2.00, 3.0: 2.50, 5.0: 3.50}
+USB_USD = {1.0: 2.00, 2.0: 3.00, 3.0: 4.00, 5.0: 6.00}
+POWER_STRIP = (1, "power strip, 6 outlets (the Pi and every controller's supply)", "", 10.00)
+BIG_TABLES = (16, 20, 24, 30)
+
 LISTS = {"pad": PAD, "controller": CONTROLLER, "ring-board": RING_BOARD, "pi": THE_PI}
 TITLES = {"pad": "per pad", "controller": "the controller", "ring-board": "the ring board",
           "pi": "the Pi"}
@@ -118,6 +125,41 @@ def summary() -> str:
             f"the Pi.")
 
 
+def big_table(seats: int) -> dict[str, float]:
+    """What a table of `seats` pads on two or three controllers costs (USD): the pads, each
+    with its cord for the table (the longer of a round and a long table's, as plan.py works
+    them out), a controller per twelve pads with a USB cable long enough, the Pi and a
+    power strip."""
+    sys.path.insert(0, str(HERE))
+    import plan
+    cord = max(plan.cord_to_buy(seats),
+               next(c for c in plan.CORDS if c >= plan.long_table(seats)["cord"]))
+    usb = plan.usb_to_buy(max(plan.round_usb_route(seats), plan.long_table(seats)["usb"]))
+    if usb is None:
+        raise ValueError(f"a table of {seats} needs a USB cable longer than USB 2.0 allows")
+    boxes = plan.controllers_for(seats)
+    cord_in_pad = next(each for _, p, _, each in PAD if "patch cord" in p)
+    pads = seats * (total(PAD) - cord_in_pad + CORD_USD[cord])
+    controllers = boxes * (total(CONTROLLER) + USB_USD[usb])
+    strip = POWER_STRIP[0] * POWER_STRIP[3]
+    return {"seats": seats, "cord": cord, "usb": usb, "boxes": boxes, "pads": pads,
+            "controllers": controllers, "pi": total(THE_PI), "strip": strip,
+            "total": pads + controllers + total(THE_PI) + strip}
+
+
+def big_tables() -> str:
+    """The big tables' costs as a markdown table."""
+    rows = ["| table | pads, with their cords | controllers, with their USB cables | the Pi "
+            "| power strip | all |",
+            "| --- | --- | --- | --- | --- | --- |"]
+    for seats in BIG_TABLES:
+        b = big_table(seats)
+        rows.append(f"| {seats} seats | {b['pads']:.0f} USD ({b['cord']:.0f} m cords) | "
+                    f"{b['controllers']:.0f} USD ({b['boxes']:.0f} x, {b['usb']:.0f} m USB) | "
+                    f"{b['pi']:.0f} USD | {b['strip']:.0f} USD | **{b['total']:.0f} USD** |")
+    return "\n".join(rows)
+
+
 def render(readme: str) -> str:
     """`readme` with every generated block (between <!-- parts:NAME --> and
     <!-- /parts:NAME -->) written anew."""
@@ -128,7 +170,8 @@ def render(readme: str) -> str:
             import schematic
             body = schematic.wiring_table()
         else:
-            body = summary() if name == "summary" else table(name)
+            body = (summary() if name == "summary" else big_tables() if name == "big"
+                    else table(name))
         return f"<!-- parts:{name} -->\n{body}\n<!-- /parts:{name} -->"
     return re.sub(r"<!-- parts:([\w-]+) -->\n(?:.*?\n)?<!-- /parts:\1 -->", block, readme,
                   flags=re.S)

@@ -20,6 +20,7 @@ sys.path.insert(0, str(ROOT))
 
 from firmware_bridge import fwconfig  # noqa: E402
 from firmware_bridge import ringdraw as rd  # noqa: E402
+from table_app.pads.multi import JACKS, controllers_for  # noqa: E402
 from table_app.pads.rings import (  # noqa: E402
     CheckShown,
     Countdown,
@@ -49,6 +50,12 @@ TABLE_EDGE_DROP = 0.12         # m: over the rim and under the apron
 BOX_DROP = 0.25                # m: from the underside down to the box
 SLACK = 0.20                   # m: at the two plugs
 CORDS = (1.5, 2.0, 3.0, 5.0)   # the patch cords shops sell
+TO_THE_PI = 0.50               # m: from the table's edge to the Pi on the host's side table
+USB_CABLES = (1.0, 2.0, 3.0, 5.0)  # USB A to micro-B cables sold; 5 m is USB 2.0's most
+LONG_WIDTH = 0.80              # m across a long table, a row of players down each side
+RING_SIZES = (12, 16, 24)      # the rings a pad may have (pads.ring, fwconfig.RING)
+BIG_TABLES = (16, 20, 24, 30)  # the big tables the plan lists
+PICO_MA = 50.0                 # the Pico and three 74AHCT125
 
 PICTURES = [
     ("a question: 11 seats dim, the cursor", Pick(frozenset(range(1, 12)), 5)),
@@ -61,9 +68,14 @@ PICTURES = [
 ]
 
 
-def ring_ma(picture: object, cap: float) -> float:
-    px = rd.render(encode(picture), 0.0, 12, 0, cap)   # type: ignore[arg-type]
-    return sum(sum(c) for c in px) * MA_PER_CHANNEL / 255
+def ring_ma(picture: object, cap: float, table: int = 12, size: int = 12) -> float:
+    """A ring's current for `picture` at a table of `table` seats on rings of `size` pixels:
+    its brightest moment (a countdown or a shared light's flashes change by themselves)."""
+    data = encode(picture, table, size)                 # type: ignore[arg-type]
+    moments = [k * 0.05 for k in range(int(rd.CUE_CYCLE / 0.05))] if rd.animated(data, size) \
+        else [0.0]
+    return max(sum(sum(c) for c in rd.render(data, t, size, 0, cap)) for t in moments) \
+        * MA_PER_CHANNEL / 255
 
 
 def drop(amps: float, metres: float) -> float:
@@ -89,9 +101,158 @@ def cord_to_buy(seats: int = 12, spacing: float = SEAT_SPACING) -> float:
     return next(c for c in CORDS if c >= need)
 
 
-def idle_ma(rings: int = 12) -> float:
+def idle_ma(rings: int = 12, size: int = 12) -> float:
     """What the rings draw lit black: every pixel's chip runs."""
-    return rings * 12 * DARK_PIXEL_MA
+    return rings * size * DARK_PIXEL_MA
+
+
+def supply_amps(ma: float) -> float:
+    """A 5 V supply half again over `ma`, to the half ampere."""
+    return math.ceil(ma * 1.5 / 500) * 0.5
+
+
+def box_ma(table: int, size: int) -> dict[str, float]:
+    """One controller box of a table of `table` seats on rings of `size` pixels, with all
+    its twelve jacks taken (any pad goes in any jack: a box may have all twelve): what its
+    rings would ask by day, what the firmware's budget lets them draw, their dark current,
+    the whole box and its supply."""
+    brightest = max(ring_ma(pic, DAY_CAP, table, size) for _, pic in big_pictures(table))
+    ask = JACKS * brightest
+    lit = min(ask, fwconfig.BUDGET_MA)
+    dark = idle_ma(JACKS, size)
+    whole = lit + PICO_MA + dark
+    return {"ring": brightest, "ask": ask, "lit": lit, "dark": dark, "whole": whole,
+            "supply": supply_amps(whole), "kept": lit / ask}
+
+
+def big_pictures(table: int) -> list[tuple[str, object]]:
+    """The day's brightest pictures at a table of `table` seats."""
+    return [("a question: every other seat dim, the cursor", Pick(frozenset(range(1, table)), 5)),
+            ("the speaker's full minute", Countdown(60, 60))]
+
+
+def usb_to_buy(metres: float) -> float | None:
+    """The shortest USB cable sold that makes `metres`, or None past USB 2.0's 5 m."""
+    return next((c for c in USB_CABLES if c >= metres), None)
+
+
+def round_usb_route(seats: int, spacing: float = SEAT_SPACING) -> float:
+    """Metres of USB cable from the boxes under the middle of a round table to the Pi on a
+    side table at the host's place: up from the box, along the underside to the edge, over
+    it, and on to the Pi."""
+    return (BOX_DROP + table_radius(seats, spacing) - EYE_TO_EDGE + TABLE_EDGE_DROP
+            + TO_THE_PI + SLACK)
+
+
+def long_table(seats: int, spacing: float = SEAT_SPACING,
+               width: float = LONG_WIDTH) -> dict[str, float]:
+    """A long table (tables pushed end to end, a row of players down each side) with one
+    box under the middle of each of its parts and the Pi at the host's place, the middle of
+    one long side: the table's length, the longest pad cord's route and the longest USB
+    route."""
+    boxes = controllers_for(seats)
+    per_side = math.ceil(seats / 2)
+    length = per_side * spacing
+    # a box serves the seats of its part on both sides; its farthest pad is at its part's end
+    part = math.ceil(per_side / boxes)
+    along = (part - 1) / 2 * spacing
+    cord = (PAD_INSET - EYE_TO_EDGE) + TABLE_EDGE_DROP + along + width / 2 + BOX_DROP + SLACK
+    middles = [(k + 0.5) * length / boxes for k in range(boxes)]
+    farthest = max(abs(m - length / 2) for m in middles)
+    usb = BOX_DROP + farthest + width / 2 + TABLE_EDGE_DROP + TO_THE_PI + SLACK
+    return {"boxes": boxes, "length": length, "cord": cord, "usb": usb}
+
+
+def big_table() -> list[str]:
+    """The plan's section for a table of 13 to 30 seats: two or three controller boxes."""
+    out = [
+        "",
+        "## A big table: two or three controllers",
+        "",
+        "A table of 13 to 30 seats has one controller box for every twelve pads (two for 13-24, "
+        "three for 25-30), each the same board, firmware and supply as the table of twelve, "
+        "each on its own USB port of the Pi (a Pi 4 or 5 has four: three controllers and a "
+        "keyboard; no hub is needed, and an unpowered one would feed three Picos from one "
+        "port). Every box has its own 5 V supply and its own budget (the firmware's "
+        f"BUDGET_MA = {fwconfig.BUDGET_MA} mA), and a short in one box blows only its own "
+        "fuse. (A box whose supply is off keeps its Pico running from the Pi's USB: its "
+        "buttons still work and its rings are dark, so switch every box on before `table-app "
+        "check`, which finds dark rings.) Plug the Pi and every box into one power strip.",
+        "",
+        "One box, all twelve jacks taken, by day (the brightest pictures of a big table: a "
+        "question with every other seat dim, the speaker's full minute), on rings of each "
+        "size (`pads.ring` on the Pi, `RING` in the firmware's `fwconfig.py`):",
+        "",
+        "| table | ring | brightest ring | twelve ask | the budget lets | dark rings | the box "
+        "| supply per box |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for seats in (24, 30):
+        for size in RING_SIZES:
+            b = box_ma(seats, size)
+            dimmed = "" if b["kept"] >= 1 else f" ({b['kept']:.0%})"
+            out.append(f"| {seats} seats | {size} pixels | {b['ring']:.0f} mA | "
+                       f"{b['ask']:.0f} mA | {b['lit']:.0f} mA{dimmed} | {b['dark']:.0f} mA | "
+                       f"{b['whole']:.0f} mA | 5 V, {b['supply']:.1f} A |")
+    b24 = box_ma(30, 24)
+    out += [
+        "",
+        "Where the budget lets less than the rings ask, the firmware dims every ring of that "
+        "box alike (the share in brackets) while the brightest pictures are up; a question's "
+        "cursor and choice stay the brightest lights on the ring. At night one ring at a "
+        "time is lit and nothing dims. "
+        f"On 24-pixel rings the dark current alone is {b24['dark']:.0f} mA a box; the same "
+        "3 A supply holds it.",
+        "",
+        "### Cables at a big table",
+        "",
+        "At a round table the boxes sit together under the middle, and every pad's cord is "
+        "routed as at twelve seats; their USB cables go under the table to the Pi at the "
+        "host's place:",
+        "",
+        "| round table | across | boxes | pad cord route | cord to buy | USB route "
+        "| USB cable |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for seats in BIG_TABLES:
+        usb = round_usb_route(seats)
+        cable = usb_to_buy(usb)
+        out.append(f"| {seats} seats, {SEAT_SPACING * 100:.0f} cm a seat | "
+                   f"{2 * (table_radius(seats) - EYE_TO_EDGE):.1f} m | "
+                   f"{controllers_for(seats)} | {cord_route(seats):.2f} m | "
+                   f"{cord_to_buy(seats):.1f} m | {usb:.2f} m | "
+                   f"{f'{cable:.0f} m' if cable else 'too long for USB'} |")
+    out += [
+        "",
+        f"A long table (tables end to end, {LONG_WIDTH * 100:.0f} cm across, a row of players "
+        "down each side) spreads its boxes: one under the middle of each part of the table, "
+        "the Pi at the host's place in the middle of one long side:",
+        "",
+        "| long table | its length | boxes | pad cord route | cord to buy | longest USB route "
+        "| USB cable |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    for seats in BIG_TABLES:
+        t = long_table(seats)
+        cable = usb_to_buy(t["usb"])
+        out.append(f"| {seats} seats, {SEAT_SPACING * 100:.0f} cm a seat | {t['length']:.1f} m | "
+                   f"{t['boxes']:.0f} | {t['cord']:.2f} m | "
+                   f"{next(c for c in CORDS if c >= t['cord']):.1f} m | {t['usb']:.2f} m | "
+                   f"{f'{cable:.0f} m' if cable else 'too long for USB'} |")
+    worst = max(box_ma(30, size)["ring"] for size in RING_SIZES)
+    longest = max(max(cord_to_buy(s), next(c for c in CORDS if c >= long_table(s)["cord"]))
+                  for s in BIG_TABLES)
+    v = drop(worst / 1000, longest)
+    out += [
+        "",
+        f"No cord is longer than {longest:.0f} m and no USB cable than USB 2.0's 5 m: the "
+        f"brightest ring of any size ({worst:.0f} mA, a 24-pixel ring's full minute) loses "
+        f"{v * 1000:.0f} mV over {longest:.0f} m of cord and gets {5 - v:.2f} V. A cord or a "
+        "USB cable longer than the table needs only adds to the tangle under it; buy every "
+        "pad's cord for the widest table the club plays at.",
+        "",
+    ]
+    return out
 
 
 def plan() -> str:
@@ -101,9 +262,9 @@ def plan() -> str:
     # controller's budget
     table_ask = 12 * max(d for _, _, d in rows)
     table_ma = min(table_ask, fwconfig.BUDGET_MA)
-    pico_ma = 50.0                 # the Pico and three 74AHCT125
+    pico_ma = PICO_MA
     dark_ma = idle_ma()
-    supply_a = math.ceil((table_ma + pico_ma + dark_ma) * 1.5 / 500) * 0.5
+    supply_a = supply_amps(table_ma + pico_ma + dark_ma)
     out = [
         "# Power budget and cable plan",
         "",
@@ -178,9 +339,8 @@ def plan() -> str:
         "The supply's own lead to the controller box: 18 AWG (0.021 ohm a metre a conductor),",
         f"at most 2 m: {(table_ma + pico_ma) / 1000 * 2 * 2.0 * 0.021 * 1000:.0f} mV at the "
         "most the table draws.",
-        "",
     ]
-    return "\n".join(out)
+    return "\n".join(out + big_table())
 
 
 def main() -> int:

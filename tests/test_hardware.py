@@ -327,3 +327,42 @@ def test_the_controller_is_wired_to_the_pico_s_real_pins_and_survives_a_bad_cord
     svg = (HW / "controller.svg").read_text()
     for words in ("0.5 A PTC, one a jack", "D5 ESD", "its VDD to", "100 nF to GND at each"):
         assert words in svg.replace("&#160;", " "), words
+
+
+def test_a_big_table_s_boxes_cords_and_usb_cables_are_worked_out_from_its_geometry() -> None:
+    from firmware_bridge import fwconfig
+    from firmware_bridge import ringdraw as rd
+    from table_app.pads.multi import controllers_for
+    text = plan.plan()
+    # a 24-pixel ring's full minute by day, counted here from the colour the firmware draws
+    # a countdown in: every pixel lit, each channel under the day's cap
+    cap = rd.cap_byte(plan.DAY_CAP)
+    px = sum(c * cap // 255 for c in rd.COUNT) * plan.MA_PER_CHANNEL / 255
+    b = plan.box_ma(30, 24)
+    assert abs(b["ring"] - 24 * px) < 24 * 0.2
+    # a box is one controller's twelve jacks, under its own budget, with its dark rings
+    assert b["lit"] == fwconfig.BUDGET_MA < b["ask"] == 12 * b["ring"]
+    assert b["dark"] == 12 * 24 * plan.DARK_PIXEL_MA
+    for seats in range(13, 31):
+        for size in plan.RING_SIZES:
+            box = plan.box_ma(seats, size)
+            assert box["supply"] * 1000 >= 1.5 * box["whole"] > box["lit"]
+        # every cord bought reaches its pad and every USB cable its box, within USB 2.0's 5 m
+        assert plan.cord_to_buy(seats) >= plan.cord_route(seats)
+        assert plan.usb_to_buy(plan.round_usb_route(seats)) is not None
+        long = plan.long_table(seats)
+        assert long["boxes"] == controllers_for(seats)
+        assert plan.usb_to_buy(long["usb"]) is not None and long["cord"] <= max(plan.CORDS)
+    # a long table spreads its boxes: its pads' cords are shorter than one box in the
+    # middle would need (half the table's length and more)
+    thirty = plan.long_table(30)
+    assert thirty["cord"] < thirty["length"] / 2
+    assert "| 30 seats | 24 pixels | 361 mA | 4337 mA | 1500 mA (35%) | 202 mA |" in text
+    assert "| 30 seats, 60 cm a seat | 5.3 m | 3 | 3.38 m | 5.0 m |" in text
+    # what a big table costs, in the README: 30 pads with the cords that table needs
+    import parts
+    big = parts.big_table(30)
+    assert big["boxes"] == 3 and big["cord"] == 5.0
+    assert abs(big["total"] - (big["pads"] + big["controllers"] + big["pi"] + big["strip"])) < 1e-9
+    assert big["pads"] > 30 * (parts.total(parts.PAD) - 2.0)
+    assert f"**{big['total']:.0f} USD** |" in (HW / "README.md").read_text()
