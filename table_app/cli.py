@@ -189,13 +189,27 @@ def cmd_play(args: argparse.Namespace) -> int:
         return 130
 
 
+def _table_seats(args: argparse.Namespace) -> int:
+    """How many pads the table this command runs has: the demo's bots press as many fake
+    pads as the game has players, the simulator has the biggest table's 30, and a real
+    table has the settings' `pads.seats` (12 a controller)."""
+    from .pads.factory import backend_kind
+    from firmware_bridge.ringdraw import MAX_SEATS
+
+    if args.demo or backend_kind(args.pads) == "sim":
+        return MAX_SEATS
+    return int(getattr(args, "pad_seats", None) or 12)
+
+
 def _start_refused(args: argparse.Namespace) -> str | None:
-    """Why the game the command line asks for cannot start at a table of 12 pads (None if
+    """Why the game the command line asks for cannot start at this table's pads (None if
     it can)."""
+    from .pads import PadError
     from .table.app import check_start
     try:
-        check_start(args.format, args.players, args.lang, args.deal, args.format_file, 12)
-    except (RulesError, ValueError) as exc:
+        check_start(args.format, args.players, args.lang, args.deal, args.format_file,
+                    _table_seats(args))
+    except (RulesError, ValueError, PadError) as exc:
         return str(exc)
     return None
 
@@ -205,7 +219,8 @@ def _table_options(p: argparse.ArgumentParser) -> None:
                    help="yakuza (default), classic or city; without it a new game opens on "
                         "the setup screen")
     p.add_argument("--format-file", help="a house variant (a format TOML file)")
-    p.add_argument("--players", type=int, help="seats at the table (up to 12 pads)")
+    p.add_argument("--players", type=int, help="players at the table: 4 to 30 in the city format (a table of more than "
+                   "12 has pads.seats and two or three pad controllers)")
     p.add_argument("--lang", default=None, choices=LANGS,
                    help="the narration's and the screen's language (default: the settings', "
                         "else en)")

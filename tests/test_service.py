@@ -101,9 +101,13 @@ def test_ready_on_the_setup_screen_and_alive_there(tmp_path: Path, systemd: Syst
 
 def test_a_refused_start_never_reaches_the_journal(tmp_path: Path) -> None:
     journal = tmp_path / "game.journal"
-    for bad in (["--format", "classic", "--players", "4"],
-                ["--format", "city", "--players", "14"], ["--format", "yakuza", "--players", "11"]):
-        for mode in (["--demo", "--fast"], []):
+    for bad, modes in ((["--format", "classic", "--players", "4"], (["--demo", "--fast"], [])),
+                       (["--format", "city", "--players", "31"], (["--demo", "--fast"], [])),
+                       # 14 players at the settings' table of 12 pads (the demo's bots
+                       # press as many as the game has)
+                       (["--format", "city", "--players", "14"], ([],)),
+                       (["--format", "yakuza", "--players", "11"], (["--demo", "--fast"], []))):
+        for mode in modes:
             proc = subprocess.run([sys.executable, "-m", "table_app", "--no-record", "--silent",
                                    "--journal", str(journal), *mode, *bad],
                                   capture_output=True, text=True, env=_env(tmp_path),
@@ -117,6 +121,31 @@ def test_a_refused_start_never_reaches_the_journal(tmp_path: Path) -> None:
                           env=_env(tmp_path), timeout=120)
     assert proc.returncode == 0, proc.stderr
     assert "OUTCOME" in proc.stdout
+
+
+def test_a_big_table_s_game_starts_from_the_command_line(tmp_path: Path) -> None:
+    # `--format city --players 20` was refused ("20 players but only 12 pads") whatever the
+    # table: the demo, the simulator's 30 pads, a big table's pads.seats
+    proc = subprocess.run([sys.executable, "-m", "table_app", "--demo", "--fast", "--no-record",
+                           "--journal", str(tmp_path / "demo.journal"), "--format", "city",
+                           "--players", "20", "--seed", "5"], capture_output=True, text=True,
+                          env=_env(tmp_path), timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "OUTCOME" in proc.stdout and "Player 20" in proc.stdout
+    import argparse
+
+    from table_app.cli import _start_refused
+    base = {"format": "city", "players": 20, "lang": "en", "deal": "app",
+            "format_file": None, "demo": False}
+    at = {"sim": None, "fake": "20 players but only 12 pads"}
+    for pads, want in at.items():
+        got = _start_refused(argparse.Namespace(**base, pads=pads, pad_seats=12))
+        assert (got or "").startswith(want or "") and bool(got) == bool(want), (pads, got)
+    # a real table of 24 pads (pads.seats) takes 20 players, and refuses 25
+    assert _start_refused(argparse.Namespace(**base, pads="fake", pad_seats=24)) is None
+    refused = _start_refused(argparse.Namespace(**{**base, "players": 25}, pads="fake",
+                                                pad_seats=24))
+    assert refused is not None and "pads.seats" in refused
 
 
 def test_a_mistaken_setting_opens_the_setup_screen_with_the_reason(tmp_path: Path,

@@ -40,7 +40,8 @@ def check_start(fmt_id: str, players: int | None, lang: str, deal: str,
     n = players or fmt.default_players or min(seats, fmt.max_players)
     fmt.check_players(n)
     if n > seats:
-        raise ValueError(f"{n} players but only {seats} pads")
+        raise ValueError(f"{n} players but only {seats} pads (a table of more: pads.seats in "
+                         f"the settings, and a pad controller for every 12 seats)")
     if lang not in LANGS:
         raise ValueError(f"no language {lang!r} (one of {', '.join(LANGS)})")
     if deal not in DEALS:
