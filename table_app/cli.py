@@ -193,8 +193,9 @@ def _table_seats(args: argparse.Namespace) -> int:
     """How many pads the table this command runs has: the demo's bots press as many fake
     pads as the game has players, the simulator has the biggest table's 30, and a real
     table has the settings' `pads.seats` (12 a controller)."""
-    from .pads.factory import backend_kind
     from firmware_bridge.ringdraw import MAX_SEATS
+
+    from .pads.factory import backend_kind
 
     if args.demo or backend_kind(args.pads) == "sim":
         return MAX_SEATS
@@ -219,8 +220,9 @@ def _table_options(p: argparse.ArgumentParser) -> None:
                    help="yakuza (default), classic or city; without it a new game opens on "
                         "the setup screen")
     p.add_argument("--format-file", help="a house variant (a format TOML file)")
-    p.add_argument("--players", type=int, help="players at the table: 4 to 30 in the city format (a table of more than "
-                   "12 has pads.seats and two or three pad controllers)")
+    p.add_argument("--players", type=int,
+                   help="players at the table: 4 to 30 in the city format (a table of more "
+                        "than 12 has pads.seats and two or three pad controllers)")
     p.add_argument("--lang", default=None, choices=LANGS,
                    help="the narration's and the screen's language (default: the settings', "
                         "else en)")

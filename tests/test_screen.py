@@ -546,3 +546,66 @@ def test_the_setup_screen_names_the_formats_in_its_language() -> None:
         labels = [b.label for b in draw_setup(Painter(), _surface(), Setup(fmt=fmt, lang="ru"))]
         assert any(label.startswith(ru) for label in labels), labels
         assert not any("players" in label or "format" in label for label in labels)
+
+
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
+        tmp_path: Path, lang: str) -> None:
+    """At a big table (13 to 30) the names and roles go outside the seats: none cut or
+    shrunk, none on another label or on a seat with its awake mark, each nearer its own
+    seat than any other, all on the table's part of the screen (the Georgian roles at the
+    top and the bottom of a table of 30 ran into their neighbours', the Russian civilian
+    was cut to "Мирный ж...")."""
+    from table_app.screen.render import Painter, draw_host
+    drawn: list[tuple[str, pygame.Rect]] = []
+
+    class Labels(Painter):
+        def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
+                 anchor="topleft", width=None):
+            rect = super().text(surf, s, pos, size, colour, bold, anchor, width)
+            if size == 10:
+                drawn.append((s, rect))
+            return rect
+
+    def on_seat(rect: pygame.Rect, seat: pygame.Rect) -> bool:
+        # the seat's circle with its awake mark (r + 4), against the label's box
+        x, y = seat.center
+        nx, ny = min(max(x, rect.left), rect.right), min(max(y, rect.top), rect.bottom)
+        return (nx - x) ** 2 + (ny - y) ** 2 < (seat.width / 2 + 5) ** 2
+
+    painter = Labels(keep=True)
+    surf = _surface()
+    every = ("Nino", "Giorgi", "Aleksandre", "Oʻktam", "Мария", "Тамара")
+    for players in range(13, 31):
+        app, bots, clock, _ = virtual_table(tmp_path / f"j{players}", seed=2, fmt_id="city",
+                                            players=players, seats=30, lang=lang)
+        table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night"
+                            and bool(t.asked))
+        roles = set(table.game.roles)
+        assert "civilian" in roles and (players < 30 or {"sorcerer", "werewolf"} <= roles)
+        names = Names({s: every[s % len(every)] for s in range(1, players + 1)})
+        for with_names in (names, Names({})):
+            view = host_view(table, with_names, now=clock.now())
+            drawn.clear()
+            buttons = draw_host(painter, surf, view)
+            if SHOTS and (lang, players) == ("en", 30) and with_names.by_seat:
+                pygame.image.save(surf, str(SHOTS / "host-night-30.png"))
+            seats = [pygame.Rect(b.rect) for b in buttons if b.cmd[0] == "seat"]
+            lines = 2 if with_names.by_seat else 1
+            assert len(seats) == players and len(drawn) == players * lines, len(drawn)
+            for i, (s, rect) in enumerate(drawn):
+                where = (players, s, rect)
+                assert rect.left >= 0 and rect.right <= 480 and rect.top >= 0 \
+                    and rect.bottom <= 480, where
+                for s2, other in drawn[i + 1:]:
+                    assert not rect.colliderect(other), (where, s2, other)
+                assert not any(on_seat(rect, seat) for seat in seats), where
+            # a seat's labels, as one block: its middle nearer its own seat than any other
+            for k, seat in enumerate(seats):
+                block = [r for _, r in drawn[k * lines:(k + 1) * lines]]
+                x = sum(r.centerx for r in block) / lines
+                y = sum(r.centery for r in block) / lines
+                assert min(seats, key=lambda c: (c.centerx - x) ** 2
+                           + (c.centery - y) ** 2) == seat, (players, k + 1, block)
+    assert painter.overflows == [] and painter.shrunk == [], (painter.overflows,
+                                                             painter.shrunk)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..sound.catalogue import role_name
+from ..words import texts
 from .model import HostView, PublicState, SeatView, t
 
 SIZE = (800, 480)
@@ -102,6 +103,93 @@ def seat_xy(seat: int, n: int, centre: tuple[int, int], radius: tuple[int, int])
     return int(centre[0] + radius[0] * math.cos(a)), int(centre[1] + radius[1] * math.sin(a))
 
 
+#: a big table's label (a name, a role) under 10 px type: "Любовница" takes 61 px
+BIG_LABEL_W = 62
+#: a big table's seats stand this far in from the table area's sides and top (px), so
+#: that their labels have room outside them: beside a seat on the sides, and over (under)
+#: one at the top (bottom) in two rows; the labels start this far from a seat's circle,
+#: past the awake mark (r + 4, 4 px wide). Every size 13-30 in every language was checked
+#: with these (tests/test_screen.py)
+BIG_MARGIN = (96, 78)
+BIG_SIDE = 9
+#: how far up or down from the table's middle (the sine of the seat's angle) a seat's
+#: labels stop standing beside it and stand over or under it
+BIG_TOP = 0.6
+
+
+def seat_role(role: str, lang: str, big: bool) -> str:
+    """A role's name beside its seat: at a big table its short form where the language has
+    one ("Мирный" for "Мирный житель", too wide between 30 seats), else its name."""
+    short = f"short_{role}"
+    if big and short in texts():
+        return t(short, lang)
+    return role_name(role, lang)
+
+
+Box = tuple[float, float, float, float]
+
+
+def _clear(box: Box, circles: list[tuple[int, int]], radius: float, boxes: list[Box]) -> bool:
+    """Does `box` (left, top, width, height) keep clear of every circle of `radius` and
+    every box in `boxes` (with a pixel between)?"""
+    left, top, w, h = box
+    for cx, cy in circles:
+        nx, ny = min(max(cx, left), left + w), min(max(cy, top), top + h)
+        if (nx - cx) ** 2 + (ny - cy) ** 2 < radius * radius:
+            return False
+    return all(left + w + 1 <= bl or bl + bw + 1 <= left or top + h + 1 <= bt
+               or bt + bh + 1 <= top for bl, bt, bw, bh in boxes)
+
+
+def big_labels(places: dict[int, tuple[int, int]], centre: tuple[int, int], r: int,
+               lines: dict[int, int]) -> dict[int, tuple[int, int, str]]:
+    """Where a big table's labels go, seat -> the point of their first line and how it
+    anchors them. Beside a seat on the table's sides they run outwards from its circle's
+    edge; at the top and the bottom, where neighbours' labels would stand side by side and
+    run into each other, they stand over (under) the seat, every other seat's a row further
+    out, so each label has two seats' width. Each block moves out from its seat until it
+    clears every seat with its awake mark and every block placed before it."""
+    circles = list(places.values())
+    clear = r + 5                            # the awake mark reaches r + 4
+    out: dict[int, tuple[int, int, str]] = {}
+    boxes: list[Box] = []
+    # the sides first, then the top's and the bottom's near row, then their far row
+    order = sorted(places, key=lambda s: (
+        0 if abs(_unit(places[s], centre)[1]) <= BIG_TOP else 1 + (s % 2 == 0), s))
+    for seat in order:
+        n = lines.get(seat, 0)
+        if not n:
+            continue
+        cx, cy = places[seat]
+        ux, uy = _unit((cx, cy), centre)
+        h = 12 * n + 2                       # (a Georgian line is 13 px high)
+        w = BIG_LABEL_W
+        d = float(r + BIG_SIDE)
+        while True:
+            if abs(uy) > BIG_TOP:            # centred over (under) the seat
+                mx, my = cx + ux * d, cy + uy * d
+                box: Box = (mx - w / 2, my - h / 2, w, h)
+                at = (int(mx), int(my) - 6 * (n - 1), "center")
+            else:                            # beside it, from its circle's edge out
+                mid = cy + uy * 6
+                left = cx + d if ux > 0 else cx - d - w
+                box = (left, mid - h / 2, w, h)
+                at = (int(cx + d) if ux > 0 else int(cx - d), int(mid) - 6 * (n - 1),
+                      "midleft" if ux > 0 else "midright")
+            if _clear(box, circles, clear, boxes) or d > r + 120:
+                break
+            d += 1
+        boxes.append(box)
+        out[seat] = at
+    return out
+
+
+def _unit(at: tuple[int, int], centre: tuple[int, int]) -> tuple[float, float]:
+    dx, dy = at[0] - centre[0], at[1] - centre[1]
+    norm = math.hypot(dx, dy) or 1.0
+    return dx / norm, dy / norm
+
+
 def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicState,
                host: bool, area: tuple[int, int, int, int]) -> list[Button]:
     """The seats round the table, with the phase and the big timer in the middle."""
@@ -113,11 +201,15 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
     n = len(seats)
     big = n > 12
     # a big table's names go outside its seats: the seats sit further in to leave them room
-    ring = (w // 2 - 68, h // 2 - 62) if big else (w // 2 - 40, h // 2 - 38)
+    ring = (w // 2 - BIG_MARGIN[0], h // 2 - BIG_MARGIN[1]) if big else (w // 2 - 40, h // 2 - 38)
     # a seat's circle: 30 px up to 12 seats, smaller round a big table so that 30 seats
     # stand apart (the circumference over the seats, less a gap)
     r = max(13, min(30, int(math.pi * min(ring) / max(n, 1) * 0.92)))
     k = r / 30
+    if big:
+        placed = big_labels({sv.seat: seat_xy(sv.seat, n, centre, ring) for sv in seats},
+                            centre, r, {sv.seat: bool(sv.name) + bool(host and sv.role)
+                                        for sv in seats})
     for sv in seats:
         cx, cy = seat_xy(sv.seat, n, centre, ring)
         fill = SEAT if sv.alive else SEAT_OUT
@@ -136,16 +228,13 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         # inside the circle a name had 54 px and shrank to 9 px
         labels = [(sv.name, TEXT if sv.alive else DIM)] if sv.name else []
         if host and sv.role:
-            labels.append((role_name(sv.role, pub.lang), BLUE if sv.awake else DIM))
+            labels.append((seat_role(sv.role, pub.lang, big), BLUE if sv.awake else DIM))
         below = cy + r + 4 + 13 * len(labels) < y + h
         if big:
-            # outwards from the table's centre, clear of the neighbours' circles
-            dx, dy = cx - centre[0], cy - centre[1]
-            norm = math.hypot(dx, dy) or 1.0
-            lx = cx + int(dx / norm * (r + 26))
-            ly0 = cy + int(dy / norm * (r + 14)) - 6 * (len(labels) - 1)
+            lx, ly0, anchor = placed[sv.seat]
             for i, (label, colour) in enumerate(labels):
-                p.text(surf, label, (lx, ly0 + 12 * i), 10, colour, anchor="center", width=60)
+                p.text(surf, label, (lx, ly0 + 12 * i), 10, colour, anchor=anchor,
+                       width=BIG_LABEL_W)
         for i, (label, colour) in enumerate(labels if not big else ()):
             ly = cy + r + 10 + 13 * i if below else cy - r - 10 - 13 * (len(labels) - 1 - i)
             p.text(surf, label, (cx, ly), 11, colour, anchor="center", width=100)
