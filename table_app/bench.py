@@ -1,4 +1,4 @@
-"""Benchmarks: `python -m table_app.bench [rules] [firmware] [table] [idle] [--json]`.
+"""Benchmarks: `python -m table_app.bench [rules] [firmware] [table] [bigtable] [idle] [--json]`.
 
 Every figure is printed beside its floor, measured in the same run and interleaved with it,
 and their ratio: each repetition's own ratio (a figure and its floor measured one after the
@@ -180,6 +180,24 @@ def bench_firmware(presses: int, as_json: bool = False) -> list[dict[str, Any]]:
     return emulated + figs
 
 
+def bench_big_table(as_json: bool = False) -> list[dict[str, Any]]:
+    """Tap to ring at a table of 30 on three emulated controllers (bench_pico), beside the
+    same taps on one controller in the same run."""
+    from .bench_pico import bench_big_table_emulated
+
+    try:
+        figs = bench_big_table_emulated()
+    except RuntimeError as e:
+        print(f"(no emulated Pico: {e})", file=sys.stderr)
+        return []
+    _show(figs, as_json, "a table of 30 on three pad controllers (MicroPython v1.25.0's rp2 "
+          "build on three emulated RP2040s, one link each, the Pi's SerialPads and "
+          "TablePads), tap to ring in emulated milliseconds",
+          "the same taps on the first controller alone, linked as a table of 12, in the same "
+          "run with the same three boards running", {})
+    return figs
+
+
 def bench_table(presses: int, as_json: bool = False) -> list[dict[str, Any]]:
     """A pad event on the table's queue to its ring's answer going out, the journal durable
     on this machine's disk, beside the same with the journal on tmpfs."""
@@ -279,6 +297,7 @@ BENCHES: dict[str, Callable[[argparse.Namespace], object]] = {
     "rules": lambda a: bench_rules(a.seconds, a.json),
     "firmware": lambda a: bench_firmware(a.presses, a.json),
     "table": lambda a: bench_table(a.presses, a.json),
+    "bigtable": lambda a: bench_big_table(a.json),
     "idle": lambda a: bench_idle(max(6.0, a.seconds), a.json),
 }
 

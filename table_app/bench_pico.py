@@ -389,3 +389,170 @@ def bench_firmware_emulated(taps: int = 20) -> list[dict[str, Any]]:
     with tempfile.TemporaryDirectory() as d:
         work = Path(d)
         return _parts(host, work, taps) + _tap_to_ring(host, work, taps)
+
+
+#: a big table's boards, named as a club may name them (the emulated ones share a flash id)
+TABLE_BOARDS = ("pico-a", "pico-b", "pico-c")
+#: the jack tapped on each board: seats 3, 15 and 27 of a table of 30
+TABLE_JACK = 3
+
+
+def _table_files(work: Path, name: str, secret: bytes) -> Path:
+    files = _files(work / name, with_main=True, secret=secret)
+    (files / "board.py").write_text(f"BOARD = {name!r}\n")
+    return files
+
+
+def _taps(boards: list[Any], pads: Any, first_seats: list[int], taps: int,
+          ) -> tuple[list[list[float]], list[float]]:
+    """`taps` taps on each board's jack TABLE_JACK in turn, each answered by the table's
+    main loop with a new picture on the tapped seat's ring: each board's latencies (ms, from
+    the button's release on its pin to the picture's first edge on its ring's pin, in that
+    board's emulated time) and the Pi's own part of each answer (wall ms)."""
+    from firmware_bridge import fwconfig
+    from table_app.pads.events import PadEdge
+    from table_app.pads.rings import YesNo
+    edges: queue.Queue[PadEdge] = pads.bench_edges
+    pi_ms: list[float] = []
+    stop = threading.Event()
+
+    def app() -> None:          # the table's main loop: a release answered with a picture
+        n = 0
+        while not stop.is_set():
+            try:
+                e = edges.get(timeout=0.1)
+            except queue.Empty:
+                continue
+            if not e.pressed:
+                t = time.monotonic()
+                n += 1
+                pads.show(e.seat, YesNo(cursor=n % 2 + 1))
+                pi_ms.append((time.monotonic() - t) * 1000)
+
+    thread = threading.Thread(target=app, daemon=True)
+    thread.start()
+    button = fwconfig.BUTTON_PINS[TABLE_JACK - 1]
+    ring = fwconfig.RING_PINS[TABLE_JACK - 1]
+    lat: list[list[float]] = [[] for _ in boards]
+    try:
+        for _ in range(taps):
+            for k, board in enumerate(boards):
+                board.capture([ring], 200000)
+                reply = board.ctl.cmd(f"pulse {button} 0 40000")
+                released = int(reply.split("t_ns=")[1]) + 40_000_000
+                end = time.monotonic() + 120
+                got = None
+                while got is None and time.monotonic() < end:
+                    time.sleep(0.2)
+                    after = [a for a, _ in _frames(board.dump(ring)) if a > released]
+                    if after:
+                        got = after[0]
+                if got is None:
+                    raise RuntimeError(f"a tap's picture never reached seat "
+                                       f"{first_seats[k]}'s ring")
+                lat[k].append((got - released) / 1e6)
+                time.sleep(0.3)
+    finally:
+        stop.set()
+        thread.join(5)
+    return lat, pi_ms
+
+
+def _p99(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, round(0.99 * (len(xs) - 1)))]
+
+
+def _open_table(pads: Any, got: queue.Queue[Any]) -> None:
+    pads.bench_edges = got
+    pads.start()
+    links = getattr(pads, "children", [pads])
+    if not pads.wait_connected(BOARD_TIMEOUT):
+        raise RuntimeError("the emulated controllers do not answer: "
+                           f"{[getattr(c, 'error', None) for c in links]}")
+    # the table's first frames (brightness, turns, order), each acknowledged before the
+    # next, behind the hellos resent while the boards started (see _tap_to_ring)
+    end = time.monotonic() + BOARD_TIMEOUT
+    for child in links:
+        while child.session.sender.queue:
+            if time.monotonic() > end:
+                raise RuntimeError("the table's first frames were never acknowledged")
+            time.sleep(0.05)
+
+
+def bench_big_table_emulated(taps: int = 20) -> list[dict[str, Any]]:
+    """Tap to ring at a table of 30 on three emulated Picos, each on a link of its own, the
+    Pi's real code (`serial_table`: three SerialPads in one TablePads) answering every tap.
+    Its floor, in the same run and on the same three running boards: the same taps on the
+    first board alone, linked to the Pi as a table of 12 (the other two boards running,
+    unheard: the emulator shares this machine's cores the same way in both)."""
+    from firmware_bridge import emulator
+    from table_app.clock import MonotonicClock
+    from table_app.pads.events import PadEdge
+    from table_app.pads.multi import TablePads
+    from table_app.pads.serial_pads import SerialPads, serial_table
+    why = emulator.unavailable()
+    if why:
+        raise RuntimeError(f"the emulated Pico cannot run here: {why}")
+    host = emulator.load()
+    secret = b"bench-big-table"
+    with tempfile.TemporaryDirectory() as d:
+        work = Path(d)
+        boards = []
+        try:
+            for name in TABLE_BOARDS:
+                boards.append(host.Board.start(str(_table_files(work, name, secret)),
+                                               str(work / f"tty-{name}"), wait=False,
+                                               args=("--prompt-usb",)))
+            for b in boards:        # (see _tap_to_ring: the reset before the Pi's hello)
+                b.wait_reenumerated(1, BOARD_TIMEOUT)
+            # the floor: the first board alone, a table of 12
+            got: queue.Queue[Any] = queue.Queue()
+            one = SerialPads(12, lambda e: got.put(e) if isinstance(e, PadEdge) else None,
+                             MonotonicClock(), finder=lambda: str(boards[0].link),
+                             silence=30.0, secret=secret)
+            try:
+                _open_table(one, got)
+                alone, alone_pi = _taps(boards[:1], one, [TABLE_JACK], taps * 2)
+            finally:
+                one.close()
+            # the table of 30: every board, each on its own link
+            got = queue.Queue()
+            ports = ",".join(str(b.link) for b in reversed(boards))   # any port order
+            table = serial_table(30, lambda e: got.put(e) if isinstance(e, PadEdge) else None,
+                                 MonotonicClock(), port=ports, controllers=list(TABLE_BOARDS),
+                                 silence=30.0, secret=secret)
+            assert isinstance(table, TablePads)
+            seats = list(range(1, 31))
+            table.set_layout(seats, [0] * 30, seats)
+            firsts = [k * 12 + TABLE_JACK for k in range(3)]
+            try:
+                _open_table(table, got)
+                lat, table_pi = _taps(boards, table, firsts, taps)
+                links = {TABLE_BOARDS[k]: dict(c.session.stats)
+                         for k, c in enumerate(table.children) if isinstance(c, SerialPads)}
+            finally:
+                table.close()
+        finally:
+            for b in boards:
+                b.stop()
+    every = sorted(x for each in lat for x in each)
+    base = sorted(alone[0])
+    note = ("from a button's release on its pin to the new picture's first edge on its "
+            "ring's pin, in the tapped board's emulated time; the Pi's part (pi_part_*) "
+            "in wall time while the chips ran at a fraction of their speed")
+    per: dict[str, Any] = {f"{TABLE_BOARDS[k]}_p50_ms": round(statistics.median(x), 3)
+                           for k, x in enumerate(lat)}
+    per["taps_ms"] = {TABLE_BOARDS[k]: [round(v, 2) for v in x] for k, x in enumerate(lat)}
+    per["floor_taps_ms"] = [round(v, 2) for v in alone[0]]
+    per["links"] = links          # each link's counts: resends either way, bad frames
+    return [_figure("big_table_tap_to_ring_p50", "ms", statistics.median(every),
+                    statistics.median(base), target=None, taps=len(every),
+                    floor_is="the same taps on one controller, a table of 12", **per,
+                    note=note),
+            _figure("big_table_tap_to_ring_p99", "ms", _p99(every), _p99(base),
+                    target="p99 at most 5 ms", taps=len(every),
+                    floor_is="the same taps on one controller, a table of 12",
+                    pi_part_p50_wall_ms=round(statistics.median(table_pi), 3),
+                    floor_pi_part_p50_wall_ms=round(statistics.median(alone_pi), 3),
+                    note=note)]

@@ -105,3 +105,23 @@ def test_the_emulated_controller_s_figures_are_the_same_in_two_fresh_runs(
     for a, b in zip(runs[0], runs[1], strict=True):
         assert abs(a["value"] - b["value"]) <= 1.0 and abs(a["floor"] - b["floor"]) <= 1.0, \
             (a, b)
+
+
+def test_the_big_table_bench_taps_each_of_three_emulated_controllers() -> None:
+    # three emulated Picos, each its own link, one table of 30 on the Pi's real SerialPads
+    # and TablePads: every board's taps reach its own ring, beside the floor's taps on the
+    # first board alone as a table of 12
+    from pico_rig import pico_host
+
+    from table_app import bench_pico
+    pico_host()                               # (skipped where no emulator runs; CI fails)
+    p50, p99 = bench_pico.bench_big_table_emulated(taps=2)
+    assert (p50["name"], p99["name"]) == ("big_table_tap_to_ring_p50",
+                                          "big_table_tap_to_ring_p99")
+    taps = p50["taps_ms"]
+    assert sorted(taps) == list(bench_pico.TABLE_BOARDS)
+    assert all(len(v) == 2 and all(0 < x < 1000 for x in v) for v in taps.values()), taps
+    assert len(p50["floor_taps_ms"]) == 4 and p50["floor"] > 0
+    assert p50["taps"] == 6 and p50["value"] <= p99["value"]
+    # every board was linked to the table once, paired, and kept its link
+    assert all(s["connects"] == 1 and s["disconnects"] == 0 for s in p50["links"].values())
