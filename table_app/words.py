@@ -58,6 +58,9 @@ class Language:
     voice: str                            # the espeak-ng voice its clips are rendered with
     keyboard: tuple[tuple[str, ...], ...]   # the touch screen's keyboard, row by row
     capitals: bool                        # a name's words begin with a capital
+    #: the numbers 0 to 30 as the voice says them, where its espeak-ng voice does not read
+    #: digits as numbers (Uzbek's read "21" as "ikki bir"); empty: the digits
+    numbers: tuple[str, ...] = ()
 
 
 @cache
@@ -66,7 +69,10 @@ def language(lang: str) -> Language:
             if m.context and m.context.startswith("language:")}
     rows = tuple(tuple(row.split()) if " " in row.strip() else tuple(row.strip())
                  for row in meta.get("keyboard", "").split(" / ") if row.strip())
-    return Language(lang, meta.get("voice", lang), rows, meta.get("capitals", "yes") != "no")
+    said = meta.get("numbers", "digits").strip()
+    numbers = () if said == "digits" else tuple(w.strip() for w in said.split("/"))
+    return Language(lang, meta.get("voice", lang), rows, meta.get("capitals", "yes") != "no",
+                    numbers)
 
 
 @cache

@@ -209,3 +209,29 @@ def test_vote_totals_are_said_in_the_languages_plural_forms() -> None:
     assert [catalogue()[w]["ru"] for w in words["ru"]] == ["голоса.", "голос.", "голосов.",
                                                            "голос."]
     assert catalogue()["votes_one"]["en"] == "vote."
+
+
+def _phonemes(text: str, voice: str) -> str:
+    return subprocess.run(["espeak-ng", "-q", "-x", "-v", voice, text], capture_output=True,
+                          text=True, timeout=30, check=True).stdout.strip()
+
+
+def test_every_seat_number_to_30_is_said_as_a_number_in_every_language() -> None:
+    # espeak-ng's Uzbek voice reads "21" digit by digit ("ikki bir", and "10" as "bir nol"):
+    # every clip of 10 to 30, read as its voice reads it, must not be its digits read one
+    # by one
+    import os
+
+    from table_app.sound.catalogue import num, text
+    from table_app.words import language
+    if shutil.which("espeak-ng") is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI renders and reads the voice with espeak-ng")
+        pytest.skip("espeak-ng is not installed")
+    assert [text(num(n), "uz") for n in (10, 21, 30)] == ["oʻn", "yigirma bir", "oʻttiz"]
+    for lang in LANGS:
+        voice = language(lang).voice
+        for n in range(10, 31):
+            said = _phonemes(text(num(n), lang) or "", voice)
+            digits = _phonemes(" ".join(str(n)), voice)
+            assert said != digits, (lang, n, said)
