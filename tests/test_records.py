@@ -719,3 +719,33 @@ def test_the_tests_keep_out_of_the_users_own_files(tmp_path: Path) -> None:
         if (home / ".local" / "state" / "table-app").exists() else []
     assert after == before
     assert (state_dir() / "records.sqlite").exists()        # the demo's game: in the run's
+
+
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_a_30_seat_game_s_sheet_has_every_seat_on_its_first_page(tmp_path: Path,
+                                                                   lang: str) -> None:
+    # the Russian civilian ("Мирный житель") wrapped onto two lines, and a table of 30 ran
+    # onto a second page, without its headings
+    import pypdfium2 as pdfium
+
+    from table_app.records.protocol import protocol_data, protocol_pdf
+    from table_app.records.store import from_script
+    from table_app.table.virtual import run_virtual, virtual_table
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="city", players=30,
+                                        seats=30, lang=lang)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "over")
+    rec = from_script(table.game_script(), {}, host="Levan", ended="2026-12-03T20:00")
+    rec.lang = lang
+    data = protocol_data(rec)
+    doc = pdfium.PdfDocument(str(protocol_pdf(rec, tmp_path / "sheet.pdf")))
+    try:
+        lines = doc[0].get_textpage().get_text_range().split("\r\n")
+    finally:
+        doc.close()
+    assert sum(s["role"] == data["seats"][0]["role"] for s in data["seats"]) >= 10
+    # every seat's row on the first page, its role on one line with its number (a row is
+    # read as one line: "2 Civilian day 7: voted out"; a wrapped role leaves a line of its
+    # own behind)
+    for s in data["seats"]:
+        row = f"{s['seat']} {s['role']}"
+        assert any(line == row or line.startswith(row + " ") for line in lines), (row, lines)

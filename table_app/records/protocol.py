@@ -18,9 +18,10 @@ from .store import GameRecord
 #: the sheet's words are the catalogues' `sheet:` entries (table_app/locale/<lang>.po):
 #: headings by their key, a cause of leaving as cause_..., a side as side_..., a check's
 #: result as result_...
-#: the seat table's columns (mm), each wide enough for its heading's longest word in every
-#: language (a Georgian "ადგილი" ran into "სახელი")
-COLUMNS = (("seat", 20), ("name", 44), ("role", 34), ("fouls", 24), ("out", 58))
+#: the seat table's columns (mm, 180 in all: A4 less its margins), each wide enough for
+#: its heading's longest word in every language (a Georgian "ადგილი" ran into "სახელი"),
+#: and the role's for "Мирный житель" on one line, so that 30 seats' rows fit one page
+COLUMNS = (("seat", 19), ("name", 44), ("role", 36), ("fouls", 23), ("out", 58))
 
 
 def result_word(result: str, lang: str) -> str:
@@ -139,7 +140,8 @@ def protocol_pdf(rec: GameRecord, path: Path) -> Path:
     rows += [[str(s["seat"]), Paragraph(_esc(s["name"]), body), Paragraph(_esc(s["role"]), body),
               str(s["fouls"]) if s["fouls"] else "", Paragraph(_esc(s["out"]), body)]
              for s in data["seats"]]
-    table = Table(rows, colWidths=[width * mm for _, width in COLUMNS])
+    # (a table that runs onto a second page repeats its headings there)
+    table = Table(rows, colWidths=[width * mm for _, width in COLUMNS], repeatRows=1)
     table.setStyle(TableStyle([
         ("FONT", (0, 0), (-1, -1), font, 10),
         ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
