@@ -269,3 +269,78 @@ def test_games_of_20_that_differ_in_one_secret_look_the_same_to_the_room(
     assert len(ra) == len(rb)
     # the rings there are a map of 20 seats on 12 pixels: lights are shared, and flash
     assert any('"ring"' in x for x in ra)
+
+
+def test_the_hobo_sees_on_his_own_ring_who_came_to_kill_at_the_seat_he_visited(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the rules told the Hobo who came (E.Witness, for his seat alone), and the table
+    # showed it nowhere: his pad stayed dark at dawn, the host's screen said nothing
+    from table_app import observe as obs
+    from table_app.pads.rings import CheckShown
+    from table_app.pads.rings import Picture as Pic
+    shown: list[tuple[int, Pic]] = []
+    when: list[float] = []
+    real = obs.WatchedPads._show
+
+    def spy(self: Any, seat: int, picture: Pic) -> None:
+        shown.append((seat, picture))
+        when.append(self.clock.now())
+        real(self, seat, picture)
+
+    monkeypatch.setattr(obs.WatchedPads, "_show", spy)
+    hobo = 13
+    # night 1: the Mafia (the Don, seat 4, makes its kill) comes to seat 1, where the Hobo
+    # goes; night 2 nobody comes to seat 5, where he goes
+    _, table = obs.play(_script(CITY20, "night\nmafia 1\nhobo 1\nday\nnight\nmafia 7\n"
+                                        "hobo 5\nday\n"))
+    answers = [p for s, p in shown if s == hobo and isinstance(p, CheckShown)]
+    assert answers == [CheckShown(4, "detective"), CheckShown(5, "no")], answers
+    # shown to nobody else: no other ring had an answer but the Commissar's (none here)
+    assert not [s for s, p in shown if isinstance(p, CheckShown) and s != hobo]
+    # kept till the morning, as a check found at dawn: the next picture on his ring comes
+    # when the dawn's pause is over
+    from table_app.table.context import DAWN
+    at = [i for i, (s, p) in enumerate(shown) if s == hobo and p == answers[0]][0]
+    after = [when[i] for i in range(at + 1, len(shown)) if shown[i][0] == hobo]
+    assert after and after[0] - when[at] >= DAWN, (when[at], after[:1])
+    notes = [n.text for n in table.log]
+    assert "Hobo: at seat 1 he saw 4 come to kill" in notes, notes
+    assert "Hobo: nobody came to kill at seat 5" in notes
+
+
+@pytest.mark.parametrize("script, seat, role", [
+    # killed by the Don, the Werewolf (seat 1) joins the Mafia
+    ("werewolf_joins_mafia", 1, "mafioso"),
+    # shot by the Commissar, the Werewolf becomes a Sergeant; the Commissar dies the next
+    # night and he takes over
+    ("werewolf_becomes_sergeant", 1, "commissar"),
+])
+def test_a_seat_whose_role_changes_is_shown_its_new_card_on_its_own_ring(
+        monkeypatch: pytest.MonkeyPatch, script: str, seat: int, role: str) -> None:
+    # the rules told the seat (E.RoleChanged, for it alone) and the table showed it nowhere:
+    # a Werewolf who had joined the Mafia was never told so
+    from table_app import observe as obs
+    from table_app.pads.rings import Picture as Pic
+    from table_app.pads.rings import RoleCard
+    from table_app.rules import find_format
+    from table_app.rules.roles import ROLE
+    shown: list[tuple[int, Pic]] = []
+    real = obs.WatchedPads._show
+
+    def spy(self: Any, s: int, picture: Pic) -> None:
+        shown.append((s, picture))
+        real(self, s, picture)
+
+    monkeypatch.setattr(obs.WatchedPads, "_show", spy)
+    text = (Path(__file__).parent / "scripts" / "city" / f"{script}.script").read_text()
+    _, table = obs.play(text)
+    card = RoleCard(find_format("city").team_of[role], ROLE[role].card)
+    cards = [p for s, p in shown if s == seat and isinstance(p, RoleCard)]
+    assert cards[-1] == card, cards
+    # every other seat was only ever shown its own card, the deal's
+    fmt, roles = find_format("city"), table.game.roles
+    for s, p in shown:
+        if s != seat and isinstance(p, RoleCard):
+            assert p == RoleCard(fmt.team_of[roles[s]], ROLE[roles[s]].card), (s, p)
+    notes = [n.text for n in table.log]
+    assert any(n.startswith(f"Seat {seat} is now the ") for n in notes), notes

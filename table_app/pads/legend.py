@@ -26,8 +26,10 @@ LEGEND: tuple[tuple[Picture, str], ...] = (
     (YesNo(cursor=2, chosen=1), "You answered yes."),
     (CheckShown(8, "red"), "A check: seat 8 is red (the city)."),
     (CheckShown(8, "black"), "A check: seat 8 is black (blue light)."),
-    (CheckShown(8, "detective"), "The Don's search: found him at seat 8 (green)."),
-    (CheckShown(8, "no"), "The Don's search: not at seat 8 (amber)."),
+    (CheckShown(8, "detective"), "The Don's search: found him at seat 8 (green). The "
+                                 "Hobo's morning: seat 8 came to kill where he went."),
+    (CheckShown(8, "no"), "The Don's search: not at seat 8 (amber). The Hobo's morning: "
+                          "nobody came to kill at seat 8, where he went."),
     (Countdown(40, 60), "Your speech: the ring counts your time down (blinks in the last "
                         "10 s)."),
     (Fault(), "This pad is faulty (a stuck button, a lost cable): tell the host."),

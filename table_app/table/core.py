@@ -69,6 +69,8 @@ class Table:
             E.Sleep: self.night.sleep,
             E.Decided: self.night.decided,
             E.CheckResult: self.night.check_result,
+            E.Witness: self.night.witness,
+            E.RoleChanged: self.night.role_changed,
             E.Speech: self.day.speech,
             E.VoteOpens: self.day.vote_opens,
             E.TakeAwaited: self.day.take_awaited,

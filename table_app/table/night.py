@@ -4,10 +4,10 @@ ring, and the choices land when the window closes."""
 
 from __future__ import annotations
 
-from ..pads.rings import CheckShown
+from ..pads.rings import CheckShown, RoleCard
 from ..rules import actions as A
 from ..rules import effects as E
-from ..rules.roles import DECISION, role_clip
+from ..rules.roles import DECISION, ROLE, role_clip
 from .context import DAWN, TableContext
 from .kinds import Ask, Timed
 from .questions import Question
@@ -51,6 +51,36 @@ class NightFlow:
         self.ctx.questions.forget(f.audience)
         self.ctx.panel.show(f.audience, CheckShown(f.target, f.result))
         self.answered.add(f.audience)
+
+    def witness(self, f: E.Witness) -> None:
+        """The Hobo's morning: who came to kill at the seat he visited, on the host's screen,
+        and on his ring alone as one pixel like every answer: green on the seat that came
+        (as a search that found), or amber on the seat he visited if nobody came. Two that
+        came (the Mafia and the Killer at one house) light the first, the Mafia's (the
+        host's screen names both). It stays till the morning, as an answer found at dawn."""
+        if f.killers:
+            self.ctx.tell("witnessed", seat=str(f.target),
+                          who=", ".join(str(k) for k in f.killers))
+            shown = CheckShown(f.killers[0], "detective")
+        else:
+            self.ctx.tell("witnessed_nobody", seat=str(f.target))
+            shown = CheckShown(f.target, "no")
+        self.ctx.questions.forget(f.audience)
+        self.ctx.panel.show(f.audience, shown)
+        self.answered.add(f.audience)
+
+    def role_changed(self, f: E.RoleChanged) -> None:
+        """A seat's role changed (the Werewolf turned, the Sergeant took over): on the host's
+        screen, and on that seat's ring alone as its new role card (two pixels, like every
+        card). Found at dawn it stays till the morning, as an answer does; by day it shows
+        when the seat is asked nothing (a ballot in hand is not taken from him)."""
+        self.ctx.tell("role_changed", seat=str(f.seat), role_t=role_clip(f.role))
+        if f.audience in self.ctx.questions.now:
+            return
+        team = self.ctx.cfg.fmt.team_of[f.role]
+        self.ctx.panel.show(f.audience, RoleCard(team, ROLE[f.role].card))
+        if self.ctx.game.phase == "night":
+            self.answered.add(f.audience)
 
     # -- windows -------------------------------------------------------------------------
     def _open_window(self) -> None:
