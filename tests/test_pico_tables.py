@@ -154,3 +154,52 @@ def test_a_30_seat_game_s_rings_come_out_of_three_picos_pins(three: Any,
         for b in boards.values():
             b.capture(PINS)
     assert len(checked) >= 3, checked
+
+
+def test_one_install_then_an_update_reach_three_new_picos(tmp_path: Path) -> None:
+    # A big table's controllers as a club gets them: three new Picos (MicroPython only) on
+    # the Pi's USB, one `table-app firmware install` for all; then, after they sat a while
+    # with nobody reading them (their heartbeats held back), one update for all. The update
+    # took a silent controller for a bare MicroPython (mpremote then could not reach the
+    # REPL past the firmware), and only the first board was ever installed
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from table_app.clock import MonotonicClock
+    host = pico_host()
+    boards = []
+    try:
+        for k in range(3):
+            folder = tmp_path / f"b{k}"
+            folder.mkdir()
+            board = host.Board.start(str(folder / "flash.bin"), str(folder / "ttyPICO"))
+            board._close_repl()
+            boards.append(board)
+        ports = ",".join(str(b.link) for b in boards)
+        env = {**os.environ, "TABLE_APP_PORT": ports,
+               "TABLE_APP_PAD_SECRET": str(tmp_path / "secret")}
+        for run in ("install", "update"):
+            proc = subprocess.run([sys.executable, "-m", "table_app", "firmware", "install"],
+                                  capture_output=True, text=True, env=env, timeout=1200)
+            out = proc.stdout
+            assert proc.returncode == 0, (run, out, proc.stderr)
+            assert "3 pad controllers found: installing on each in turn" in out
+            assert out.count(f"now runs firmware {fwconfig.FIRMWARE} (protocol 3, 12 pads), "
+                             "paired with this table") == 3, out
+            if run == "update":
+                assert out.count(f"the controller runs firmware {fwconfig.FIRMWARE}") == 3, out
+                break
+            # the table of 30 on all three, paired; then nobody reads them for a while
+            pads = serial_table(30, lambda e: None, MonotonicClock(), port=ports, silence=8.0,
+                                secret=(tmp_path / "secret").read_bytes().strip())
+            pads.start()
+            try:
+                assert pads.wait_connected(180), [c.error for c in pads.children]  # type: ignore
+            finally:
+                pads.close()
+            time.sleep(10)
+    finally:
+        for b in boards:
+            b.stop()
