@@ -609,3 +609,39 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
                            + (c.centery - y) ** 2) == seat, (players, k + 1, block)
     assert painter.overflows == [] and painter.shrunk == [], (painter.overflows,
                                                              painter.shrunk)
+
+
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_a_big_table_s_names_are_typed_on_pages_of_twelve(lang: str) -> None:
+    # at 30 players the setup screen drew 30 name buttons in columns of six: seats 13-30 ran
+    # off the host's 800 px panel, and their names could not be typed
+    from table_app.screen.render import Painter
+    from table_app.screen.setup import Setup, draw_setup
+    painter = Painter(keep=True)
+    surf = _surface()
+    s = Setup("city", 30, lang, "app", {27: "Aleksandre"}, seats=30)
+    seen: set[int] = set()
+    for page, want in ((0, range(1, 13)), (1, range(13, 25)), (2, range(25, 31))):
+        s.command(("page", str(page)))
+        buttons = draw_setup(painter, surf, s)
+        tabs = [b for b in buttons if b.cmd[0] == "page"]
+        assert [b.label for b in tabs] == ["1-12", "13-24", "25-30"]
+        names = [b for b in buttons if b.cmd[0] == "name"]
+        assert [int(b.cmd[1]) for b in names] == list(want)
+        seen |= {int(b.cmd[1]) for b in names}
+        rects = [pygame.Rect(b.rect) for b in buttons]
+        for i, r in enumerate(rects):
+            assert pygame.Rect(0, 0, *SIZE).contains(r), (buttons[i].cmd, r)
+            assert r.collidelist(rects[i + 1:]) == -1, (buttons[i].cmd, r)
+        # a name on its page is typed as on any other
+        s.command(names[2].cmd)
+        assert s.editing == want[2]
+        s.editing = None
+    assert seen == set(range(1, 31))
+    assert painter.overflows == [] and painter.shrunk == []
+    # fewer players: the page shown is one that has them, and twelve need no pages
+    s.command(("page", "2"))
+    for _ in range(18):
+        s.command(("fewer",))
+    assert s.players == 12 and s.page == 0
+    assert not [b for b in draw_setup(painter, surf, s) if b.cmd[0] == "page"]

@@ -16,6 +16,8 @@ from .model import t, texts
 from .render import AMBER, BG, DIM, SIZE, TEXT, Button, Painter, _button
 
 NAME_LIMIT = 14
+#: name buttons on one page of the setup screen
+NAMES_PAGE = 12
 
 
 def clean_name(text: str, limit: int = 24) -> str:
@@ -73,6 +75,9 @@ class Setup:
     notices: list[tuple[str, str]] = field(default_factory=list)
     #: the table's pads (12 a controller): no game of more players can start
     seats: int = 12
+    #: which twelve seats' names show (a big table's are on pages: 30 touch-sized name
+    #: buttons do not fit a 7-inch panel)
+    page: int = 0
 
     def limits(self) -> tuple[int, int]:
         f = find_format(self.fmt)
@@ -88,6 +93,8 @@ class Setup:
         elif name in ("fewer", "more"):
             lo, hi = self.limits()
             self.players = max(lo, min(hi, self.players + (1 if name == "more" else -1)))
+        elif name == "page":
+            self.page = int(cmd[1])
         elif name == "language":
             self.lang = LANGS[(LANGS.index(self.lang) + 1) % len(LANGS)]
         elif name == "dealing":
@@ -103,6 +110,8 @@ class Setup:
             self.done = True
         elif name == "check":
             self.check = self.done = True
+        # a page past the players there are now shows the last one
+        self.page = max(0, min(self.page, (self.players - 1) // NAMES_PAGE))
 
     def type(self, key: str) -> None:
         """Typing edits the name of the seat being edited; Enter ends it. `key` is a
@@ -150,8 +159,19 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
             buttons.append(_button(p, surf, (290, y, 44, 40), ("more",), "+"))
         else:
             buttons.append(_button(p, surf, (170, y, 290, 40), (key,), value))
-    for seat in range(1, s.players + 1):
-        col, row = divmod(seat - 1, 6)
+    pages = (s.players - 1) // NAMES_PAGE + 1
+    if pages > 1:
+        # a big table's names, twelve to a page: a tab a page, the shown one lit
+        for k in range(pages):
+            first, last = k * NAMES_PAGE + 1, min(s.players, (k + 1) * NAMES_PAGE)
+            rect = (490 + k * 100, 16, 94, 40)
+            if k == s.page:
+                p.pg.draw.rect(surf, AMBER, (rect[0] - 2, rect[1] - 2, rect[2] + 4,
+                                             rect[3] + 4), border_radius=8)
+            buttons.append(_button(p, surf, rect, ("page", str(k)), f"{first}-{last}"))
+    first = s.page * NAMES_PAGE + 1
+    for seat in range(first, min(s.players, first + NAMES_PAGE - 1) + 1):
+        col, row = divmod(seat - first, 6)
         x, y = 490 + col * 150, 70 + row * 56
         label = f"{seat}. {s.names.get(seat, '')}" + ("_" if s.editing == seat else "")
         buttons.append(_button(p, surf, (x, y, 140, 40), ("name", str(seat)), label))
