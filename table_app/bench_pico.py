@@ -34,6 +34,7 @@ import statistics
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -313,55 +314,13 @@ def _tap_to_ring(host: Any, work: Path, taps: int) -> list[dict[str, Any]]:
     pads = SerialPads(12, lambda e: edges.put(e) if isinstance(e, PadEdge) else None,
                       MonotonicClock(), finder=lambda: str(board.link), silence=30.0,
                       secret=secret)
-    pi_ms: list[float] = []
-    stop = threading.Event()
-
-    def app() -> None:          # the table's main loop: a release answered with a picture
-        n = 0
-        while not stop.is_set():
-            try:
-                e = edges.get(timeout=0.1)
-            except queue.Empty:
-                continue
-            if not e.pressed:
-                t = time.monotonic()
-                n += 1
-                pads.show(7, Pick(frozenset({n % 12 + 1}), cursor=n % 12 + 1))
-                pi_ms.append((time.monotonic() - t) * 1000)
-
-    pads.start()
-    thread = threading.Thread(target=app, daemon=True)
+    stop, thread, pi_ms = _answering(
+        edges, lambda e, n: pads.show(7, Pick(frozenset({n % 12 + 1}), cursor=n % 12 + 1)))
     try:
-        if not pads.wait_connected(BOARD_TIMEOUT):
-            raise RuntimeError(f"the emulated controller does not answer: {pads.error}")
-        # The table's first frames (the rings' brightness, turns and order) go one at a
-        # time, each acknowledged before the next, and behind them the hellos the Pi sent
-        # while the board was still starting: on the emulated chip, at a fraction of a real
-        # one's speed, they took half a second, and a tap in the meantime waited behind
-        # them (28 ms, the first tap of a run). A club's first tap comes long after.
-        end = time.monotonic() + BOARD_TIMEOUT
-        while pads.session.sender.queue:
-            if time.monotonic() > end:
-                raise RuntimeError("the table's first frames were never acknowledged")
-            time.sleep(0.05)
+        _open_table(pads, edges)
         thread.start()
         button, ring = fwconfig.BUTTON_PINS[6], fwconfig.RING_PINS[6]
-        lat: list[float] = []
-        for _ in range(taps):
-            board.capture([ring], 200000)
-            reply = board.ctl.cmd(f"pulse {button} 0 40000")
-            released = int(reply.split("t_ns=")[1]) + 40_000_000
-            end = time.monotonic() + 120
-            got = None
-            while got is None and time.monotonic() < end:
-                time.sleep(0.2)
-                after = [a for a, _ in _frames(board.dump(ring)) if a > released]
-                if after:
-                    got = after[0]
-            if got is None:
-                raise RuntimeError("a tap's picture never reached its ring")
-            lat.append((got - released) / 1e6)
-            time.sleep(0.3)
+        lat = [_tap_ms(board, button, ring, "its ring") for _ in range(taps)]
     finally:
         stop.set()
         pads.close()
@@ -410,13 +369,33 @@ def _taps(boards: list[Any], pads: Any, first_seats: list[int], taps: int,
     the button's release on its pin to the picture's first edge on its ring's pin, in that
     board's emulated time) and the Pi's own part of each answer (wall ms)."""
     from firmware_bridge import fwconfig
-    from table_app.pads.events import PadEdge
     from table_app.pads.rings import YesNo
-    edges: queue.Queue[PadEdge] = pads.bench_edges
+    stop, thread, pi_ms = _answering(pads.bench_edges,
+                                     lambda e, n: pads.show(e.seat, YesNo(cursor=n % 2 + 1)))
+    thread.start()
+    button = fwconfig.BUTTON_PINS[TABLE_JACK - 1]
+    ring = fwconfig.RING_PINS[TABLE_JACK - 1]
+    lat: list[list[float]] = [[] for _ in boards]
+    try:
+        for _ in range(taps):
+            for k, board in enumerate(boards):
+                lat[k].append(_tap_ms(board, button, ring, f"seat {first_seats[k]}'s ring"))
+    finally:
+        stop.set()
+        thread.join(5)
+    return lat, pi_ms
+
+
+def _answering(edges: queue.Queue[Any], answer: Callable[[Any, int], None],
+               ) -> tuple[threading.Event, threading.Thread, list[float]]:
+    """The table's main loop, as the bench stands it in: every release on `edges` answered
+    with `answer(edge, n)` (a new picture; n counts the answers), each answer's own time on
+    the Pi (wall ms) kept in the list. The thread is started by the caller, stopped by the
+    event."""
     pi_ms: list[float] = []
     stop = threading.Event()
 
-    def app() -> None:          # the table's main loop: a release answered with a picture
+    def loop() -> None:
         n = 0
         while not stop.is_set():
             try:
@@ -426,36 +405,29 @@ def _taps(boards: list[Any], pads: Any, first_seats: list[int], taps: int,
             if not e.pressed:
                 t = time.monotonic()
                 n += 1
-                pads.show(e.seat, YesNo(cursor=n % 2 + 1))
+                answer(e, n)
                 pi_ms.append((time.monotonic() - t) * 1000)
 
-    thread = threading.Thread(target=app, daemon=True)
-    thread.start()
-    button = fwconfig.BUTTON_PINS[TABLE_JACK - 1]
-    ring = fwconfig.RING_PINS[TABLE_JACK - 1]
-    lat: list[list[float]] = [[] for _ in boards]
-    try:
-        for _ in range(taps):
-            for k, board in enumerate(boards):
-                board.capture([ring], 200000)
-                reply = board.ctl.cmd(f"pulse {button} 0 40000")
-                released = int(reply.split("t_ns=")[1]) + 40_000_000
-                end = time.monotonic() + 120
-                got = None
-                while got is None and time.monotonic() < end:
-                    time.sleep(0.2)
-                    after = [a for a, _ in _frames(board.dump(ring)) if a > released]
-                    if after:
-                        got = after[0]
-                if got is None:
-                    raise RuntimeError(f"a tap's picture never reached seat "
-                                       f"{first_seats[k]}'s ring")
-                lat[k].append((got - released) / 1e6)
-                time.sleep(0.3)
-    finally:
-        stop.set()
-        thread.join(5)
-    return lat, pi_ms
+    return stop, threading.Thread(target=loop, daemon=True), pi_ms
+
+
+def _tap_ms(board: Any, button: int, ring: int, what: str) -> float:
+    """One tap on `button` (40 ms down, in the board's emulated time) and the time from its
+    release on the pin to the first edge of the next picture on `ring` (ms)."""
+    board.capture([ring], 200000)
+    reply = board.ctl.cmd(f"pulse {button} 0 40000")
+    released = int(reply.split("t_ns=")[1]) + 40_000_000
+    end = time.monotonic() + 120
+    got = None
+    while got is None and time.monotonic() < end:
+        time.sleep(0.2)
+        after = [a for a, _ in _frames(board.dump(ring)) if a > released]
+        if after:
+            got = after[0]
+    if got is None:
+        raise RuntimeError(f"a tap's picture never reached {what}")
+    time.sleep(0.3)
+    return (got - released) / 1e6
 
 
 def _p99(xs: list[float]) -> float:
@@ -464,14 +436,19 @@ def _p99(xs: list[float]) -> float:
 
 
 def _open_table(pads: Any, got: queue.Queue[Any]) -> None:
+    """Start the Pi's side (its pad events on `got`) and wait till every link is up and
+    idle."""
     pads.bench_edges = got
     pads.start()
     links = getattr(pads, "children", [pads])
     if not pads.wait_connected(BOARD_TIMEOUT):
         raise RuntimeError("the emulated controllers do not answer: "
                            f"{[getattr(c, 'error', None) for c in links]}")
-    # the table's first frames (brightness, turns, order), each acknowledged before the
-    # next, behind the hellos resent while the boards started (see _tap_to_ring)
+    # The table's first frames (the rings' brightness, turns and order) go one at a time,
+    # each acknowledged before the next, and behind them the hellos the Pi sent while the
+    # board was still starting: on the emulated chip, at a fraction of a real one's speed,
+    # they took half a second, and a tap in the meantime waited behind them (28 ms, the
+    # first tap of a run). A club's first tap comes long after.
     end = time.monotonic() + BOARD_TIMEOUT
     for child in links:
         while child.session.sender.queue:
