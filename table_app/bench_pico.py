@@ -317,7 +317,7 @@ def _tap_to_ring(host: Any, work: Path, taps: int) -> list[dict[str, Any]]:
     stop, thread, pi_ms = _answering(
         edges, lambda e, n: pads.show(7, Pick(frozenset({n % 12 + 1}), cursor=n % 12 + 1)))
     try:
-        _open_table(pads, edges)
+        _open_table(pads)
         thread.start()
         button, ring = fwconfig.BUTTON_PINS[6], fwconfig.RING_PINS[6]
         lat = [_tap_ms(board, button, ring, "its ring") for _ in range(taps)]
@@ -362,15 +362,15 @@ def _table_files(work: Path, name: str, secret: bytes) -> Path:
     return files
 
 
-def _taps(boards: list[Any], pads: Any, first_seats: list[int], taps: int,
-          ) -> tuple[list[list[float]], list[float]]:
+def _taps(boards: list[Any], pads: Any, edges: queue.Queue[Any], first_seats: list[int],
+          taps: int) -> tuple[list[list[float]], list[float]]:
     """`taps` taps on each board's jack TABLE_JACK in turn, each answered by the table's
     main loop with a new picture on the tapped seat's ring: each board's latencies (ms, from
     the button's release on its pin to the picture's first edge on its ring's pin, in that
     board's emulated time) and the Pi's own part of each answer (wall ms)."""
     from firmware_bridge import fwconfig
     from table_app.pads.rings import YesNo
-    stop, thread, pi_ms = _answering(pads.bench_edges,
+    stop, thread, pi_ms = _answering(edges,
                                      lambda e, n: pads.show(e.seat, YesNo(cursor=n % 2 + 1)))
     thread.start()
     button = fwconfig.BUTTON_PINS[TABLE_JACK - 1]
@@ -435,10 +435,8 @@ def _p99(xs: list[float]) -> float:
     return xs[min(len(xs) - 1, round(0.99 * (len(xs) - 1)))]
 
 
-def _open_table(pads: Any, got: queue.Queue[Any]) -> None:
-    """Start the Pi's side (its pad events on `got`) and wait till every link is up and
-    idle."""
-    pads.bench_edges = got
+def _open_table(pads: Any) -> None:
+    """Start the Pi's side and wait till every link is up and idle."""
     pads.start()
     links = getattr(pads, "children", [pads])
     if not pads.wait_connected(BOARD_TIMEOUT):
@@ -489,8 +487,8 @@ def bench_big_table_emulated(taps: int = 20) -> list[dict[str, Any]]:
                              MonotonicClock(), finder=lambda: str(boards[0].link),
                              silence=30.0, secret=secret)
             try:
-                _open_table(one, got)
-                alone, alone_pi = _taps(boards[:1], one, [TABLE_JACK], taps * 2)
+                _open_table(one)
+                alone, alone_pi = _taps(boards[:1], one, got, [TABLE_JACK], taps * 2)
             finally:
                 one.close()
             # the table of 30: every board, each on its own link
@@ -504,8 +502,8 @@ def bench_big_table_emulated(taps: int = 20) -> list[dict[str, Any]]:
             table.set_layout(seats, [0] * 30, seats)
             firsts = [k * 12 + TABLE_JACK for k in range(3)]
             try:
-                _open_table(table, got)
-                lat, table_pi = _taps(boards, table, firsts, taps)
+                _open_table(table)
+                lat, table_pi = _taps(boards, table, got, firsts, taps)
                 links = {TABLE_BOARDS[k]: dict(c.session.stats)
                          for k, c in enumerate(table.children) if isinstance(c, SerialPads)}
             finally:

@@ -16,6 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from firmware_bridge.ringdraw import MAX_SEATS
+
 from .clock import Clock, FakeClock, MonotonicClock
 from .pads import FakePads, GrammarConfig, make_pads
 from .paths import state_dir, write_private
@@ -344,7 +346,7 @@ class TableWindow:
         ring = getattr(self.args, "ring", None) or 12
         if self.kind == "sim":
             # the simulator has pads for the biggest table, and draws the game's players
-            self.pads = SimPads(30, sink, self.clock, size=(480, 480),
+            self.pads = SimPads(MAX_SEATS, sink, self.clock, size=(480, 480),
                                 surface=self.display.canvas.subsurface((800, 0, 480, 480)),
                                 ring_size=ring)
             self.pads.set_table(getattr(self.args, "players", None) or seats)

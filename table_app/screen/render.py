@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -141,14 +142,19 @@ def _clear(box: Box, circles: list[tuple[int, int]], radius: float, boxes: list[
                or bt + bh + 1 <= top for bl, bt, bw, bh in boxes)
 
 
-def big_labels(places: dict[int, tuple[int, int]], centre: tuple[int, int], r: int,
-               lines: dict[int, int]) -> dict[int, tuple[int, int, str]]:
-    """Where a big table's labels go, seat -> the point of their first line and how it
+@lru_cache(maxsize=32)
+def big_labels(centre: tuple[int, int], ring: tuple[int, int], r: int,
+               lines: tuple[int, ...]) -> dict[int, tuple[int, int, str]]:
+    """Where a big table's labels go (seat k's `lines[k - 1]` lines, its circle of radius
+    `r` on the `ring` round `centre`), seat -> the point of their first line and how it
     anchors them. Beside a seat on the table's sides they run outwards from its circle's
     edge; at the top and the bottom, where neighbours' labels would stand side by side and
     run into each other, they stand over (under) the seat, every other seat's a row further
     out, so each label has two seats' width. Each block moves out from its seat until it
-    clears every seat with its awake mark and every block placed before it."""
+    clears every seat with its awake mark and every block placed before it. (Worked out
+    once for a table and its labels' lines, not at every frame: it was half a host screen's
+    drawing at 30 seats.)"""
+    places = {s: seat_xy(s, len(lines), centre, ring) for s in range(1, len(lines) + 1)}
     circles = list(places.values())
     clear = r + 5                            # the awake mark reaches r + 4
     out: dict[int, tuple[int, int, str]] = {}
@@ -157,7 +163,7 @@ def big_labels(places: dict[int, tuple[int, int]], centre: tuple[int, int], r: i
     order = sorted(places, key=lambda s: (
         0 if abs(_unit(places[s], centre)[1]) <= BIG_TOP else 1 + (s % 2 == 0), s))
     for seat in order:
-        n = lines.get(seat, 0)
+        n = lines[seat - 1]
         if not n:
             continue
         cx, cy = places[seat]
@@ -207,9 +213,8 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
     r = max(13, min(30, int(math.pi * min(ring) / max(n, 1) * 0.92)))
     k = r / 30
     if big:
-        placed = big_labels({sv.seat: seat_xy(sv.seat, n, centre, ring) for sv in seats},
-                            centre, r, {sv.seat: bool(sv.name) + bool(host and sv.role)
-                                        for sv in seats})
+        count = {sv.seat: bool(sv.name) + bool(host and sv.role) for sv in seats}
+        placed = big_labels(centre, ring, r, tuple(count.get(s, 0) for s in range(1, n + 1)))
     for sv in seats:
         cx, cy = seat_xy(sv.seat, n, centre, ring)
         fill = SEAT if sv.alive else SEAT_OUT

@@ -31,14 +31,14 @@ def catalogue() -> dict[str, dict[str, str]]:
     """Every clip id -> {language: text}, numbers included."""
     from ..words import language
     data = {k: dict(v) for k, v in entries("voice").items()}
-    said = {lang: language(lang).numbers for lang in LANGS}
-    for lang, words in said.items():
-        if words and len(words) != MAX_NUMBER + 1:
-            raise ValueError(f"catalogue: {lang}'s language:numbers has {len(words)} numbers, "
-                             f"not the {MAX_NUMBER + 1} from 0 to {MAX_NUMBER}")
-    for n in range(MAX_NUMBER + 1):
+    for lang in LANGS:
         # the digits, which espeak-ng reads as numbers in each language but Uzbek
-        data[num(n)] = {lang: said[lang][n] if said[lang] else str(n) for lang in LANGS}
+        said = language(lang).numbers or tuple(str(n) for n in range(MAX_NUMBER + 1))
+        if len(said) != MAX_NUMBER + 1:
+            raise ValueError(f"catalogue: {lang}'s language:numbers has {len(said)} numbers, "
+                             f"not the {MAX_NUMBER + 1} from 0 to {MAX_NUMBER}")
+        for n, words in enumerate(said):
+            data.setdefault(num(n), {})[lang] = words
     for clip, texts in data.items():
         missing = [lang for lang in LANGS if not texts.get(lang)]
         if missing:

@@ -4,7 +4,7 @@ ring, and the choices land when the window closes."""
 
 from __future__ import annotations
 
-from ..pads.rings import CheckShown, RoleCard
+from ..pads.rings import CheckShown, Picture, RoleCard
 from ..rules import actions as A
 from ..rules import effects as E
 from ..rules.roles import DECISION, ROLE, role_clip
@@ -48,9 +48,7 @@ class NightFlow:
         result = f"result_{f.result}" if f.result in ("red", "black", "no") \
             else role_clip(f.result)
         self.ctx.tell("checked", by_t=f"window_{f.by}", seat=str(f.target), result_t=result)
-        self.ctx.questions.forget(f.audience)
-        self.ctx.panel.show(f.audience, CheckShown(f.target, f.result))
-        self.answered.add(f.audience)
+        self._answer(f.audience, CheckShown(f.target, f.result))
 
     def witness(self, f: E.Witness) -> None:
         """The Hobo's morning: who came to kill at the seat he visited, on the host's screen,
@@ -65,9 +63,7 @@ class NightFlow:
         else:
             self.ctx.tell("witnessed_nobody", seat=str(f.target))
             shown = CheckShown(f.target, "no")
-        self.ctx.questions.forget(f.audience)
-        self.ctx.panel.show(f.audience, shown)
-        self.answered.add(f.audience)
+        self._answer(f.audience, shown)
 
     def role_changed(self, f: E.RoleChanged) -> None:
         """A seat's role changed (the Werewolf turned, the Sergeant took over): on the host's
@@ -81,6 +77,13 @@ class NightFlow:
         self.ctx.panel.show(f.audience, RoleCard(team, ROLE[f.role].card))
         if self.ctx.game.phase == "night":
             self.answered.add(f.audience)
+
+    def _answer(self, seat: int, picture: Picture) -> None:
+        """A private answer on `seat`'s ring: the seat is asked nothing more, and its ring
+        keeps the answer till the morning (night_over leaves it lit)."""
+        self.ctx.questions.forget(seat)
+        self.ctx.panel.show(seat, picture)
+        self.answered.add(seat)
 
     # -- windows -------------------------------------------------------------------------
     def _open_window(self) -> None:
