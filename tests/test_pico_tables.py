@@ -184,7 +184,9 @@ def test_one_install_then_an_update_reach_three_new_picos(tmp_path: Path) -> Non
             proc = subprocess.run([sys.executable, "-m", "table_app", "firmware", "install"],
                                   capture_output=True, text=True, env=env, timeout=1200)
             out = proc.stdout
-            assert proc.returncode == 0, (run, out, proc.stderr)
+            # (the whole output as the message: a tuple's was cut short, and a failure once
+            # under load could not be read)
+            assert proc.returncode == 0, f"{run}:\n{out}\n{proc.stderr}"
             assert "3 pad controllers found: installing on each in turn" in out
             assert out.count(f"now runs firmware {fwconfig.FIRMWARE} (protocol 3, 12 pads), "
                              "paired with this table") == 3, out
