@@ -8,6 +8,7 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
+from pathlib import Path
 
 from .rules import (
     BUILTIN_FORMATS,
@@ -15,6 +16,7 @@ from .rules import (
     RulesError,
     ScriptError,
     find_format,
+    formats_beside,
     load_format,
     run_script,
 )
@@ -78,7 +80,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"table-app: cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
     try:
-        replay = run_script(text)
+        replay = run_script(text, formats_beside(Path(args.file).parent))
     except ScriptError as exc:
         print(str(exc), file=sys.stderr)
         return 2

@@ -39,8 +39,8 @@ from .clock import FakeClock
 from .pads import FakePads, GrammarConfig
 from .pads.grammar import presses_to
 from .pads.rings import Countdown, Dark, Fault, Picture, render
-from .rules import run_script
-from .rules.script import Replay
+from .rules import BUILTIN_FORMATS, Format, find_format, formats_beside, run_script
+from .rules.script import HouseFormats, Replay
 from .screen.model import public_state
 from .table.app import TableApp
 from .table.config import Host, Input, Tick
@@ -88,7 +88,7 @@ def plan_phases(replay: Replay) -> dict[str, PhasePlan]:
     counts = {"night": 0, "day": 0}
     cur: PhasePlan | None = None
     for _, words in replay.statements:
-        kw, args = words[0], words[1:]
+        kw, args = words[0].rstrip(":"), words[1:]      # `removeall:` is the removeall line
         if kw in ("night", "day"):
             counts[kw] += 1
             cur = phases.setdefault(f"{kw} {counts[kw]}", PhasePlan())
@@ -349,16 +349,24 @@ class ScriptPlayers:
 
 
 # -- the run ----------------------------------------------------------------------------------
+def _builtin(fmt: Format) -> bool:
+    """Whether `fmt` is a built-in format (a house file may reuse a built-in's id)."""
+    return fmt.id in BUILTIN_FORMATS and find_format(fmt.id) is fmt
+
+
 def observe(text: str, press_at: float = 3.0, seed: int = 0, lang: str = "en",
-            limit: float = 12 * 3600) -> list[Line]:
+            limit: float = 12 * 3600, house: HouseFormats | None = None) -> list[Line]:
     """Play a game script at a virtual table; return what the room perceives, in order."""
-    return play(text, press_at, seed, lang, limit)[0]
+    return play(text, press_at, seed, lang, limit, house)[0]
 
 
 def play(text: str, press_at: float = 3.0, seed: int = 0, lang: str = "en",
-         limit: float = 12 * 3600) -> tuple[list[Line], Table]:
-    """Play a game script at a virtual table: what the room perceived, and the table."""
-    replay = run_script(text)           # a script the rules reject fails as `replay` does
+         limit: float = 12 * 3600,
+         house: HouseFormats | None = None) -> tuple[list[Line], Table]:
+    """Play a game script at a virtual table: what the room perceived, and the table. `house`
+    reads a house format file the script names (`formats_beside` its folder)."""
+    replay = run_script(text, house)    # a script the rules reject fails as `replay` does
+    fmt = replay.game.fmt
     lines: list[Line] = []
     emit = lines.append
     clock = FakeClock()
@@ -369,8 +377,9 @@ def play(text: str, press_at: float = 3.0, seed: int = 0, lang: str = "en",
     with tempfile.TemporaryDirectory() as d:
         app = TableApp(pads, voice, clock, Path(d) / "observe.journal", inbox,
                        GrammarConfig(), sync=False)
-        table = app.open(replay.game.fmt.id, n, lang, "app",
+        table = app.open(fmt.id, n, lang, "app",
                          replay.seed if replay.seed is not None else seed,
+                         format_file=None if _builtin(fmt) else fmt.source,
                          roles=replay.dealt, options=replay.options)
         players = ScriptPlayers(pads, plan_phases(replay), press_at)
         screen: list[dict[str, Any]] = [{}]
@@ -522,7 +531,7 @@ def main(path: str, press_at: float, seed: int, lang: str) -> int:
         print(f"table-app: cannot read {path}: {exc}", file=sys.stderr)
         return 2
     try:
-        lines = observe(text, press_at, seed, lang)
+        lines = observe(text, press_at, seed, lang, house=formats_beside(Path(path).parent))
     except ScriptError as exc:
         print(str(exc), file=sys.stderr)
         return 2

@@ -6,12 +6,20 @@ outside this package and talk to it through actions and effects.
 
 from .engine import Check, Game, Out, Outcome, Phase, Step, Waiting, deal_from_seed, step
 from .errors import FormatError, IllegalAction, InvalidAction, RulesError
-from .format import BUILTIN_FORMATS, Format, find_format, format_from_text, load_format
+from .format import (
+    BUILTIN_FORMATS,
+    Format,
+    find_format,
+    format_from_text,
+    formats_beside,
+    load_format,
+)
 from .script import Replay, ScriptError, run_script
 
 __all__ = [
     "BUILTIN_FORMATS", "Check", "Format", "FormatError", "Game", "IllegalAction",
     "InvalidAction", "Out", "Outcome", "Phase", "Replay", "RulesError", "ScriptError", "Step",
     "Waiting",
-    "deal_from_seed", "find_format", "format_from_text", "load_format", "run_script", "step",
+    "deal_from_seed", "find_format", "format_from_text", "formats_beside", "load_format",
+    "run_script", "step",
 ]

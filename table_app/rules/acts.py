@@ -21,6 +21,7 @@ adds one (the Bodyguard's guard).
 from __future__ import annotations
 
 from collections.abc import Collection
+from dataclasses import dataclass
 from enum import IntEnum
 from typing import TYPE_CHECKING, Final
 
@@ -29,6 +30,16 @@ from . import effects as E
 if TYPE_CHECKING:
     from .night import Night
     from .roles import DecisionDef
+
+
+@dataclass(slots=True)
+class Visit:
+    """One watcher's night visit, as the game script's `witnesses[]` lists it: the seat he
+    went to and the seats that came there to kill, in the night order."""
+
+    phase: str
+    seat: int
+    saw: tuple[int, ...]
 
 
 class Stage(IntEnum):
@@ -225,8 +236,9 @@ class Witness(ActRule):
     def land(self, night: Night, dawn: Dawn, dd: DecisionDef, seat: int, target: int | None,
              mode: str, timed_out: bool) -> None:
         if target is not None:
-            night._fx.append(E.Witness(target, tuple(dawn.came.get(target, ())),
-                                       audience=seat))
+            saw = tuple(dawn.came.get(target, ()))
+            night.visits.append(Visit(night.label, target, saw))
+            night._fx.append(E.Witness(target, saw, audience=seat))
 
 
 class Order(ActRule):

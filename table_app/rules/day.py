@@ -141,6 +141,16 @@ class Day(Night):
             raise IllegalAction(f"seat {t} is already nominated")
         if by in self.nominators:
             raise IllegalAction(f"seat {by} has already nominated seat {self.nominators[by]}")
+        if self.nominators:
+            # nominations are made in speeches: a seat whose speech came before the last
+            # nominator's cannot nominate after him (or the lines' order and the speeches'
+            # would give two different last nominees)
+            last = next(reversed(self.nominators))
+            speakers = self.speakers
+            if by in speakers and last in speakers and \
+                    speakers.index(by) < speakers.index(last):
+                raise IllegalAction(f"seat {by} speaks before seat {last} today: nominations "
+                                    "come in speaking order")
         self.nominees.append(t)
         self.nominators[by] = t
         self._fx.append(E.Nominated(by, t))

@@ -30,11 +30,12 @@ from .actions import (
     Take,
     Timeout,
 )
+from .acts import ACT
 from .day import _SPEAKING, _TIMER, Day
 from .effects import PUBLIC
 from .errors import IllegalAction, InvalidAction
 from .format import Format
-from .roles import ROLES, UNIQUE_ROLES, OptionValue
+from .roles import ROLE, ROLES, UNIQUE_ROLES, OptionValue
 from .state import (
     DAY,
     DONE,
@@ -56,6 +57,9 @@ from .state import (
     Waiting,
 )
 from .view import Observation, observe
+
+#: the act whose makers' visits `outcome()` lists (`witnesses` in `replay --json`)
+_WATCH = ACT["witness"]
 
 __all__ = ["Check", "Game", "Out", "Outcome", "Phase", "Step", "Waiting", "deal_from_seed",
            "step"]
@@ -122,8 +126,9 @@ class Game(Day):
     def outcome(self) -> Outcome:
         """How the game stands: the winner (None while it goes on), who is alive, who left
         and how, and every check."""
+        watched = any(d.act is _WATCH for r in self.holders for d in ROLE[r].decisions)
         return Outcome(self.fmt.id, self.winner, tuple(self.live), tuple(self.out),
-                       tuple(self.checks))
+                       tuple(self.checks), tuple(self.visits) if watched else None)
 
     # -- apply ---------------------------------------------------------------------------
     def apply(self, action: A.Action) -> list[E.Effect]:
@@ -202,6 +207,7 @@ class Game(Day):
         if why:
             raise IllegalAction(why)
         self.roles = [""] + list(a.roles)
+        self.dealt_roles = ("",) + tuple(a.roles)
         self.alive = [False] + [True] * self.n
         self.live = list(range(1, self.n + 1))
         self._index_roles()

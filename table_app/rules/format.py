@@ -8,7 +8,7 @@ TOML file, changes it and loads it with `load_format(path)`; `find_format(id)` g
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -327,11 +327,26 @@ def load_format(path: str | Path) -> Format:
     p = Path(path)
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FormatError(f"{p}: no such format file") from None
+    except IsADirectoryError:
+        raise FormatError(f"{p}: a folder, not a format file") from None
+    except OSError as exc:
+        raise FormatError(f"{p}: cannot read it ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"{p}: not UTF-8 text (byte {exc.start})") from None
     except tomllib.TOMLDecodeError as exc:
         raise FormatError(f"{p}: not valid TOML: {exc}") from None
     except RecursionError:             # brackets nested thousands deep
         raise FormatError(f"{p}: not valid TOML: nested too deep") from None
     return _build(data, str(p))
+
+
+def formats_beside(folder: str | Path) -> Callable[[str], Format]:
+    """What a game script's `format house.toml` reads: a format file named relative to the
+    script's own folder (the script's parser is handed this, and reads no file itself)."""
+    base = Path(folder)
+    return lambda name: load_format(base / name)
 
 
 def format_from_text(text: str, source: str = "<format>") -> Format:

@@ -257,11 +257,13 @@ class Night(State):
             raise InvalidAction(f"unknown role '{d}'")
         if self.phase is not NIGHT or self.step is not WINDOWS:
             raise IllegalAction(f"'timeout {d}' belongs to a night and no night is running")
-        i = self.window_of.get(d)
-        if i is None:
-            raise IllegalAction(f"the {d} does not wake on night {self.night_no}")
-        if i < self.window_i:
-            raise IllegalAction(f"the {self.tonight[i].name} window is closed")
+        # a timeout is refused wherever the decision itself would be for want of a turn: the
+        # format does not wake it tonight, or nobody at this table holds the role
+        why = self._available(d)
+        if why:
+            raise IllegalAction(why)
+        if not self.dealt(DECISIONS[d]):
+            raise IllegalAction(f"there is no {DECISIONS[d]} in this game")
         if d in self.decided:
             raise IllegalAction(f"the {d} has already decided tonight")
         self.decided[d] = Choice(None, "", _TIMEOUT)
@@ -320,10 +322,12 @@ class Night(State):
             if t in saved:
                 continue
             role = roles[t]
-            by = atks[0][0]
             turns = _TURNS[role]
-            if turns and by in turns and all(b == by for b, _ in atks):
-                turned.append((t, turns[by]))
+            # the first attack, in the night order, that can kill him: an attack he turns by
+            # (the Don's on the Werewolf) kills nobody, so it is never what he died of
+            by = next((b for b, _ in atks if b not in turns), "")
+            if not by:
+                turned.append((t, turns[atks[0][0]]))
                 continue
             dying.append((t, by))
             takers = takers or role in _TAKERS

@@ -8,6 +8,7 @@ Nothing here reads files or prints: the command line does that.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from . import actions as A
@@ -19,6 +20,8 @@ from .roles import DECISION, DECISIONS, ROLES, UNIQUE_ROLES, OptionValue
 from .state import Outcome
 
 HEADER = ("format", "players", "option", "deal", "seed")
+#: reads a house format file a script names (`format house.toml`); the caller's, not ours
+HouseFormats = Callable[[str], Format]
 #: in a deal: every seat it does not name takes what the composition has left
 REST = "rest"
 
@@ -50,14 +53,16 @@ class Replay:
         return self.game.outcome()
 
 
+def _is_number(word: str) -> bool:
+    """ASCII digits with no sign, separator or leading zero (`0` itself is a number)."""
+    return word.isascii() and word.isdigit() and (word == "0" or word[0] != "0")
+
+
 def _int(word: str, line: int, what: str = "a seat number") -> int:
-    try:
-        value = int(word)
-    except ValueError:
-        raise ScriptError(line, f"expected {what}, not '{word}'") from None
-    if value < 0:
-        raise ScriptError(line, f"expected {what}, not '{word}'")
-    return value
+    # Python's int() also reads `1_1`, `+3`, ` 3` and full-width digits: a script does not
+    if not _is_number(word):
+        raise ScriptError(line, f"expected {what} in ASCII digits, not '{word}'")
+    return int(word)
 
 
 def tokenize(text: str) -> list[tuple[int, list[str]]]:
@@ -65,15 +70,14 @@ def tokenize(text: str) -> list[tuple[int, list[str]]]:
     out = []
     for no, raw in enumerate(text.splitlines(), 1):
         words = raw.split("#", 1)[0].split()
-        if words and words[0].endswith(":") and len(words[0]) > 1:
-            words[0:1] = [words[0][:-1], ":"]     # `removeall:` is `removeall :`
         if words:
             out.append((no, words))
     return out
 
 
 class _Header:
-    def __init__(self) -> None:
+    def __init__(self, house: HouseFormats | None = None) -> None:
+        self.house = house
         self.fmt: Format | None = None
         self.fmt_line = 0
         self.players: int | None = None
@@ -90,11 +94,18 @@ class _Header:
         args = words[1:]
         if kw == "format":
             if len(args) != 1:
-                raise ScriptError(line, "format takes one id: yakuza, classic or city")
+                raise ScriptError(line, "format takes one id (yakuza, classic or city) or a "
+                                  "house format file (NAME.toml)")
             if self.fmt is not None:
                 raise ScriptError(line, "the format is already given")
             try:
-                self.fmt = find_format(args[0])
+                if not args[0].endswith(".toml"):
+                    self.fmt = find_format(args[0])
+                elif self.house is None:
+                    raise ScriptError(line, f"'{args[0]}' is a house format file: it is read "
+                                      "beside a script file (table-app replay FILE)")
+                else:
+                    self.fmt = self.house(args[0])
             except RulesError as exc:
                 raise ScriptError(line, str(exc)) from None
             self.fmt_line = line
@@ -219,21 +230,27 @@ class _Header:
         return game, fx, deal_line
 
 
-def _voters(words: list[str], line: int) -> tuple[int | None, list[int]]:
-    """`T: S S S` (or `: S S S` for removeall) as (T, [S...])."""
-    text = " ".join(words)
-    head, colon, tail = text.partition(":")
-    if not colon:
-        raise ScriptError(line, "expected 'T: S S S' (a colon after the nominee)")
-    head = head.strip()
-    target = _int(head, line) if head else None
-    return target, [_int(w, line) for w in tail.split()]
+def _voters(kw: str, words: list[str], line: int) -> tuple[int, list[int]]:
+    """`T: S S S` as (T, [S...]): the colon is attached to the nominee, then a space."""
+    if not words or not words[0].endswith(":") or ":" in words[0][:-1]:
+        raise ScriptError(line, f"expected '{kw} T: S S S' (the nominee, a colon, a space, "
+                          f"the voters)")
+    return _int(words[0][:-1], line), _seats(words[1:], line)
 
 
-def run_script(text: str) -> Replay:
-    """Replay a whole script; raise ScriptError at the first bad line."""
+def _seats(words: list[str], line: int) -> list[int]:
+    for w in words:
+        if ":" in w:
+            raise ScriptError(line, f"expected a seat number in ASCII digits, not '{w}' "
+                              "(one colon, after the nominee)")
+    return [_int(w, line) for w in words]
+
+
+def run_script(text: str, house: HouseFormats | None = None) -> Replay:
+    """Replay a whole script; raise ScriptError at the first bad line. `house` reads a house
+    format file the header names (`formats_beside(the script's folder)`)."""
     statements = tokenize(text)
-    header = _Header()
+    header = _Header(house)
     replay: Replay | None = None
     last_line = statements[-1][0] if statements else 1
     for line, words in statements:
@@ -315,9 +332,7 @@ def _statement(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect
             raise ScriptError(line, "nominate takes two seats: S T")
         return game.apply(A.Nominate(_int(args[0], line), _int(args[1], line)))
     if kw in ("vote", "revote"):
-        target, seats = _voters(args, line)
-        if target is None:
-            raise ScriptError(line, f"{kw} needs the seat voted for: '{kw} T: S S S'")
+        target, seats = _voters(kw, args, line)
         if game.phase != "day":
             raise ScriptError(line, "votes are cast in the day")
         if kw == "vote":
@@ -333,9 +348,9 @@ def _statement(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect
             fx += game.apply(A.Ballot(seat, target))
         return fx
     if kw == "removeall":
-        target, seats = _voters(args, line)
-        if target is not None:
-            raise ScriptError(line, "expected 'removeall: S S S'")
+        raise ScriptError(line, "expected 'removeall: S S S' (the colon attached)")
+    if kw == "removeall:":
+        seats = _seats(args, line)
         if game.phase != "day":
             raise ScriptError(line, "the remove-all question is asked in the day")
         _close_until(game, ("removeall", "take"), fx)

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from . import actions as A
 from . import effects as E
-from .acts import ActRule, Stage
+from .acts import ActRule, Stage, Visit
 from .errors import IllegalAction, InvalidAction
 from .format import Format, Window
 from .roles import DECISION, DECISIONS, ROLE, DecisionDef, OptionValue
@@ -107,10 +107,13 @@ class Outcome:
     alive: tuple[int, ...]
     out: tuple[Out, ...]
     checks: tuple[Check, ...]
+    #: every watcher's visit; None where no watcher (the city's Hobo) was dealt
+    witnesses: tuple[Visit, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The spec's JSON object, keys in the spec's order."""
-        return {
+        """The spec's JSON object, keys in the spec's order (`witnesses` only where a
+        watcher was dealt)."""
+        out: dict[str, Any] = {
             "format": self.format,
             "winner": self.winner,
             "alive": list(self.alive),
@@ -118,6 +121,10 @@ class Outcome:
             "checks": [{"phase": c.phase, "by": c.by, "seat": c.seat, "result": c.result}
                        for c in self.checks],
         }
+        if self.witnesses is not None:
+            out["witnesses"] = [{"phase": v.phase, "seat": v.seat, "saw": list(v.saw)}
+                                for v in self.witnesses]
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,6 +291,7 @@ class State:
         self.passes = self.rules.passes
         self.side_of = fmt.team_of
         self.roles: list[str] = [""] * (n + 1)
+        self.dealt_roles: tuple[str, ...] = ("",) * (n + 1)   # as dealt, before any change
         self.holders: dict[str, list[int]] = {}   # role -> its seats in table order
         self.alive: list[bool] = [False] * (n + 1)
         self.live: list[int] = []                 # living seats in table order
@@ -297,6 +305,7 @@ class State:
         self.out: list[Out] = []
         self.checks: list[Check] = []
         self.check_seats: list[int] = []          # who learned each check
+        self.visits: list[Visit] = []             # every watcher's night visit
         self.announced: set[int] = set()          # seats the room has been told are out
         self.revealed: set[int] = set()           # seats whose role the room has been shown
         self.totals: tuple[tuple[int, int], ...] = ()   # the last vote's totals, said aloud
@@ -424,6 +433,17 @@ class State:
             count[side] = count.get(side, 0) + 1
         self.side_count = count
 
+    def _heir(self, heir: str) -> int | None:
+        """Who takes a place that `heir` succeeds to: the first living seat dealt that role,
+        in table order; with none alive, the first that became one (a Werewolf the
+        Commissar's shot turned into a Sergeant). The dealt Sergeant is the Commissar's own
+        ("helps the Commissar and takes his place"); a turned one is a second in reserve."""
+        seats = [s for s in self.holders.get(heir, ()) if self.alive[s]]
+        for s in seats:
+            if self.dealt_roles[s] == heir:
+                return s
+        return seats[0] if seats else None
+
     def _set_role(self, seat: int, role: str) -> None:
         self.roles[seat] = role
         self._index_roles()
@@ -463,7 +483,7 @@ class State:
         """After every elimination: successions, then the win check."""
         for heir, role in self.rules.successions:
             if self.dealt(role) and self.seat_of(role) is None:
-                seat = self.seat_of(heir)
+                seat = self._heir(heir)
                 if seat is not None:
                     self._set_role(seat, role)
         winner = self.fmt.winner(self.tally())
