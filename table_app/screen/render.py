@@ -235,7 +235,7 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         if host and sv.role:
             labels.append((seat_role(sv.role, pub.lang, big), BLUE if sv.awake else DIM))
         below = cy + r + 4 + 13 * len(labels) < y + h
-        if big:
+        if big and labels:              # (a seat with no label has no place: none is made)
             lx, ly0, anchor = placed[sv.seat]
             for i, (label, colour) in enumerate(labels):
                 p.text(surf, label, (lx, ly0 + 12 * i), 10, colour, anchor=anchor,
