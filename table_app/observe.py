@@ -103,8 +103,9 @@ def plan_phases(replay: Replay) -> dict[str, PhasePlan]:
         elif kw == "nominate":
             cur.nominations[int(args[0])] = (int(args[1]), item)
         elif kw in ("vote", "revote", "removeall"):
-            head, _, tail = " ".join(args).partition(":")
-            seats = [int(w) for w in tail.split()]
+            # `vote T: S S` (the nominee's colon attached), `removeall: S S`
+            head = args[0].rstrip(":") if kw != "removeall" else ""
+            seats = [int(w) for w in (args if kw == "removeall" else args[1:])]
             if not seats:
                 item.done = -1.0
             for s in seats:
@@ -210,6 +211,7 @@ class ScriptPlayers:
         self.press_at = press_at
         self.events: list[tuple[float, int, int, bool]] = []
         self.order = 0
+        self.free: dict[int, float] = {}       # seat -> when his last planned press ends
         self.seen: dict[int, int] = {}          # seat -> serial of the question planned for
         self.window: tuple[str, int] = ("", -1)  # the night window open, and since when
         self.window_at = 0.0
@@ -228,10 +230,16 @@ class ScriptPlayers:
         for down, at in ((True, t), (False, t + length)):
             self.order += 1
             heapq.heappush(self.events, (at, self.order, seat, down))
+        self.free[seat] = max(self.free.get(seat, 0.0), t + length)
         return t + length
 
     def _go(self, table: Table, seat: int, choice: int | None, t: float) -> float:
-        """Short presses to `choice`, then a hold; returns when the hold is let go."""
+        """Short presses to `choice`, then a hold; returns when the hold is let go. A player
+        lets go of his last press before he presses again: a question asked while his hold
+        is still down (the Commissar's target, once his "shoot" is confirmed) is answered a
+        gap after that release (a first tap planned at the release's own instant was taken
+        as part of the hold, and the pick landed one seat short)."""
+        t = max(t, self.free.get(seat, -GAP) + GAP)
         ask = table.panel.asks[seat]
         for _ in range(presses_to(table.panel.grammar.cursor(seat), choice, ask.eligible)):
             t = self._press(seat, t, TAP) + GAP
