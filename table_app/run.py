@@ -495,6 +495,12 @@ class TableWindow:
             if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and e.pos[0] < 800:
                 if not self._touch(e.pos):
                     return False
+            elif e.type == pygame.MOUSEBUTTONUP and e.button == 1 and self.screen.release():
+                pass                            # a peek at the roles ends with the finger
+            elif e.type in (pygame.KEYDOWN, pygame.KEYUP) and e.key == pygame.K_r:
+                # R held down: the host peeks at the roles, as with his roles button
+                self.screen.peek = e.type == pygame.KEYDOWN
+                self.screen.last = None
             elif e.type == pygame.KEYDOWN and e.unicode.lower() == "v":
                 # the room's own window, opened or closed: never the host's screen
                 if self.public is None:

@@ -37,3 +37,49 @@ def test_a_big_table_with_an_unnamed_seat_draws(tmp_path: Path, players: int) ->
     screen = Screen(surf)
     screen.hide_roles = True
     assert screen.update(host_view(table, names, now=clock.now()))
+
+
+def test_roles_and_night_choices_are_hidden_until_the_host_holds_his_button(
+        tmp_path: Path) -> None:
+    # finding 4: the app's deal showed every role on the host's screen by default, and with
+    # Hide roles on the night's notes still listed every choice ("Chose (Doctor): 11 |
+    # Lover: seat 1 | Commissar: seat 4 (check)"): a player beside the host read the night
+    from table_app.rules.roles import ROLES
+    from table_app.sound.catalogue import role_name
+    from table_app.words import note_text
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, fmt_id="yakuza", players=12)
+
+    def chosen(t):  # type: ignore[no-untyped-def]
+        return (t.stage == "play" and t.game.phase == "night" and bool(t.pending)
+                and any(n.key.startswith("decided") for n in t.log[t.notes_from:]))
+    table = run_virtual(app, bots, clock, until=chosen)
+    view = host_view(table, Names({1: "Nino"}), now=clock.now())
+    secret = [note_text(n.key, n.fields, "en") for n in table.log[table.notes_from:]
+              if n.key.startswith(("decided", "checked"))]
+    assert secret and all(s in view.notes for s in secret)
+    names = {role_name(r, "en") for r in ROLES}
+    screen = Screen(_surface())
+    screen.painter.drawn = []
+    screen.update(view)
+    drawn = screen.painter.drawn
+    assert "Nino" in drawn
+    assert not names & set(drawn), names & set(drawn)          # no role on a seat
+    assert not [s for s in drawn if s.startswith("Chose") or s in secret], drawn
+    assert not [s for s in drawn if ": seat" in s], drawn     # "Doctor: seat 11"
+    # (Hide roles itself, drawn as such, hides the choices and the notes that tell them)
+    p = Painter(keep=True)
+    draw_host(p, _surface(), view, hide_roles=True)
+    assert not [s for s in p.drawn or [] if s.startswith("Chose") or ": seat" in s]
+    # the host holds his roles button: the roles and the night's choices, till he lets go
+    button = next(b for b in screen.buttons if b.cmd == ("roles",))
+    x, y, w, h = button.rect
+    assert screen.touch((x + w // 2, y + h // 2)) is None
+    screen.painter.drawn = []
+    assert screen.update(view)
+    peeked = screen.painter.drawn
+    assert names & set(peeked) and any(s.startswith("Chose") for s in peeked)
+    assert any(": seat" in s for s in peeked)
+    assert screen.release()
+    screen.painter.drawn = []
+    assert screen.update(view)
+    assert not names & set(screen.painter.drawn)

@@ -64,6 +64,7 @@ def test_each_phase_renders_and_shows_what_it_must(tmp_path: Path) -> None:
     surf = _surface()
     for name, (hv, _pv) in shots.items():
         host = Screen(surf)
+        host.peek = True                # the host holds his roles button: the awake marks
         assert host.update(hv) and not host.update(hv)      # drawn once, not again unchanged
         png = tmp_path / f"host-{name}.png"
         pygame.image.save(surf, str(png))
@@ -472,12 +473,12 @@ def test_hide_roles_leaves_nothing_on_the_seats_that_says_who_holds_what(
     pictures = {}
     for hide in (False, True):
         for i, (table, clock) in enumerate(tables):
-            screen = Screen(_surface())
-            if hide:
+            screen = Screen(_surface())           # roles are hidden unless he holds on
+            if not hide:
                 button = next(b for b in (screen.update(host_view(table, now=clock.now()))
                                           and screen.buttons) if b.cmd == ("roles",))
                 x, y, w, h = button.rect
-                assert screen.touch((x + w // 2, y + h // 2)) is None and screen.hide_roles
+                assert screen.touch((x + w // 2, y + h // 2)) is None and not screen.hidden
             screen.last = None
             screen.update(host_view(table, now=clock.now()))
             pictures[hide, i] = raw(screen.surface.subsurface((0, 0, 480, 480)), "RGB")

@@ -55,6 +55,9 @@ class HostView:
     choices: tuple[tuple[str, str], ...] = ()   # decision -> chosen seat ("-" nothing)
     notes: tuple[str, ...] = ()          # movement at night, faults, choices, checks
     alerts: tuple[str, ...] = ()         # those of the notes to catch the host's eye
+    #: those of the notes that tell a role or a night's choice (shown only while the host
+    #: holds his roles button: a player beside him reads a 7-inch panel)
+    secrets: tuple[str, ...] = ()
     captions: tuple[str, ...] = ()       # the last lines the voice said
     calling: str = ""                    # a card deal: the role being called now
     missing: tuple[str, ...] = ()        # a card deal: roles no seat pressed for yet
@@ -90,6 +93,8 @@ def seconds_shown(left: float) -> int:
 #: the notes the host must not miss (movement at night, a pad, the disk; and any note the
 #: table could not put in words of its own: a refusal, a driver's message)
 ALERTS = ("movement", "pad_", "disk_", "act_late", "undo_skip_late")
+#: the notes that say who holds what, or whom a role chose (a check, the Hobo's witness)
+SECRETS = ("decided", "checked", "witnessed", "role_changed")
 
 
 def public_state(table: Table, names: Names | None = None, totals: tuple[
@@ -141,6 +146,8 @@ def host_view(table: Table, names: Names | None = None,
                   for n in shown)
     alerts = tuple(text for n, text in zip(shown, notes, strict=True)
                    if n.key.startswith(ALERTS) or not n.key)
+    secrets = tuple(text for n, text in zip(shown, notes, strict=True)
+                    if n.key.startswith(SECRETS))
     pending = ""
     if table.stage == "register" and not table.calls_started:
         pending = "call"                 # the cards are being dealt: the host says when
@@ -159,7 +166,7 @@ def host_view(table: Table, names: Names | None = None,
     # a card deal: what each seat registered is the host's to see
     if table.stage == "register":
         seats = tuple(replace(sv, role=table.registered.get(sv.seat, "")) for sv in seats)
-    return HostView(pub, seats, window, choices, notes, alerts, captions=captions,
+    return HostView(pub, seats, window, choices, notes, alerts, secrets, captions=captions,
                     pending=pending,
                     calling=calling, missing=missing, deal_roles=deal_roles)
 

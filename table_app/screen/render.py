@@ -299,21 +299,25 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
               acting: int | None = None, confirm: tuple[str, ...] | None = None,
               hide_roles: bool = False) -> list[Button]:
     """The host's screen: the whole table, roles and choices, and the command buttons; with
-    `hide_roles`, nothing on the seats says who holds what (a player beside the host can
-    read a 7-inch panel): no role, no awake or asked mark."""
+    `hide_roles`, nothing says who holds what (a player beside the host can read a 7-inch
+    panel): no role, no awake or asked mark on the seats, no night choice, no note that
+    tells a role or a choice."""
     surf.fill(BG)
     pub = view.public
     lang = pub.lang
     seats = view.seats
     if hide_roles:
         seats = tuple(replace(sv, role="", awake=False, asked=False) for sv in seats)
+        view = replace(view, choices=(), notes=tuple(n for n in view.notes
+                                                     if n not in view.secrets))
     buttons = draw_table(p, surf, seats, pub, True, (0, 0, 480, 480))
     x = 496
     y = 12
     w = 800 - x - 8
     p.text(surf, t("host_notes", lang), (x, y), 14, DIM, width=w - 150)
-    buttons.append(_button(p, surf, (800 - 146, 4, 140, 28), ("roles",),
-                           t("show_roles" if hide_roles else "hide_roles", lang), 13))
+    # roles are hidden unless the host holds this button (or the R key) down
+    buttons.append(_button(p, surf, (800 - 166, 4, 160, 30), ("roles",),
+                           t("peek_roles" if hide_roles else "roles_shown", lang), 14))
     y += 26
     if view.calling:
         p.text(surf, f"{t('calling', lang)}: {role_name(view.calling, lang)}", (x, y), 18,
@@ -470,12 +474,15 @@ class Screen:
         self.selected: int | None = None
         self.acting: int | None = None
         self.confirm: tuple[str, ...] | None = None   # a removal waiting for its second tap
-        self.hide_roles = False      # the host's own toggle: nothing goes to the table
+        #: roles (and night choices) hidden unless the host holds his roles button down
+        #: (`peek`): a player beside him can read a 7-inch panel; nothing goes to the table
+        self.hide_roles = True
+        self.peek = False
 
     def update(self, view: HostView) -> bool:
         """Draw if anything changed; True if it drew."""
         model = (view.public if self.public else view, self.selected, self.acting,
-                 self.confirm, self.public, self.hide_roles)
+                 self.confirm, self.public, self.hidden)
         if model == self.last:
             return False
         self.last = model
@@ -485,7 +492,19 @@ class Screen:
             self.buttons = []
         else:
             self.buttons = draw_host(self.painter, self.surface, view, self.selected,
-                                     self.acting, self.confirm, self.hide_roles)
+                                     self.acting, self.confirm, self.hidden)
+        return True
+
+    @property
+    def hidden(self) -> bool:
+        """Are roles and night choices hidden now (not peeked at)?"""
+        return self.hide_roles and not self.peek
+
+    def release(self) -> bool:
+        """The finger (or the R key) let go: a peek at the roles ends. True if it did."""
+        if not self.peek:
+            return False
+        self.peek = False
         return True
 
     def touch(self, pos: tuple[int, int]) -> tuple[str, ...] | None:
@@ -505,7 +524,7 @@ class Screen:
                     self.selected = None
                     return None
                 if b.cmd == ("roles",):
-                    self.hide_roles = not self.hide_roles
+                    self.peek = True                  # till the finger lets go
                     return None
                 if b.cmd[0] == "confirm":
                     self.confirm = b.cmd[1:]          # ask once more
