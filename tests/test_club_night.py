@@ -83,3 +83,46 @@ def test_roles_and_night_choices_are_hidden_until_the_host_holds_his_button(
     screen.painter.drawn = []
     assert screen.update(view)
     assert not names & set(screen.painter.drawn)
+
+
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_a_name_holds_spaces_and_says_its_limit(lang: str) -> None:
+    # finding 3: neither the keyboard's space nor the touch keyboard's went into a name
+    # ("An Be" became "AnBe"), and names were cut at 14 letters with no word
+    # ("КонстантинКонс" on the protocol sheet)
+    from table_app.screen.setup import NAME_LIMIT, Setup, draw_setup, handle
+    from table_app.words import t
+    setup = Setup(lang=lang)
+    p = Painter(keep=True)
+
+    def tap(cmd: tuple[str, ...]) -> None:
+        buttons = draw_setup(p, _surface(), setup)
+        b = next(b for b in buttons if b.cmd == cmd)
+        x, y, w, h = b.rect
+        handle(setup, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
+                                         pos=(x + w // 2, y + h // 2)), pygame, buttons)
+
+    def typed(text: str) -> None:
+        handle(setup, pygame.event.Event(pygame.TEXTINPUT, text=text), pygame, [])
+
+    tap(("name", "2"))
+    for ch in "An Be":                          # the keyboard's letters and space
+        typed(ch)
+    tap(("key", "\r"))
+    tap(("name", "3"))
+    setup.keyboard = "en"
+    for key in ("o", "l", "g", "a", " ", " ", "n", "i", " "):   # the touch keyboard's
+        tap(("key", key))
+    tap(("key", "\r"))
+    assert setup.names == {2: "An Be", 3: "Olga Ni"}
+    assert NAME_LIMIT >= 20
+    tap(("name", "4"))
+    p.drawn = []
+    draw_setup(p, _surface(), setup)
+    assert f"0/{NAME_LIMIT}" in p.drawn                     # the limit, in sight
+    typed("Константин Константинопольский")
+    assert setup.names[4] == "Константин Константинопольский"[:NAME_LIMIT]
+    p.drawn = []
+    draw_setup(p, _surface(), setup)
+    assert t("name_limit", lang).format(n=NAME_LIMIT) in p.drawn   # said, not silent
+    assert p.overflows == [] and p.shrunk == []

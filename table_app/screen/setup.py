@@ -13,9 +13,11 @@ from ..paths import config_dir, write_private
 from ..rules import BUILTIN_FORMATS, find_format
 from ..words import LANGS, language
 from .model import t, texts
-from .render import AMBER, BG, DIM, SIZE, TEXT, Button, Painter, _button
+from .render import AMBER, BG, BUTTON, DIM, SIZE, TEXT, Button, Painter, _button
 
-NAME_LIMIT = 14
+#: the longest name a seat takes ("Константин Константинопольский" is cut, and the setup
+#: screen says so as he types: "КонстантинКонс" went onto a protocol sheet unannounced)
+NAME_LIMIT = 20
 #: name buttons on one page of the setup screen
 NAMES_PAGE = 12
 
@@ -78,6 +80,8 @@ class Setup:
     #: which twelve seats' names show (a big table's are on pages: 30 touch-sized name
     #: buttons do not fit a 7-inch panel)
     page: int = 0
+    #: the name being typed reached NAME_LIMIT and a letter was refused (the screen says so)
+    too_long: bool = False
 
     def limits(self) -> tuple[int, int]:
         f = find_format(self.fmt)
@@ -100,6 +104,7 @@ class Setup:
         elif name == "dealing":
             self.deal = "cards" if self.deal == "app" else "app"
         elif name == "name":
+            self.end_name()
             self.editing = int(cmd[1])
             self.keyboard = self.keyboard or self.lang
         elif name == "key":
@@ -121,11 +126,28 @@ class Setup:
             return
         current = self.names.get(self.editing, "")
         if key == "\r":
-            self.editing = None
+            self.end_name()
         elif key == "\b":
             self.names[self.editing] = current[:-1]
-        elif key and clean_name(key) == key:
-            self.names[self.editing] = (current + key)[:NAME_LIMIT]
+            self.too_long = False
+        elif key and clean_name(key.replace(" ", "x"), len(key)) == key.replace(" ", "x"):
+            # a space between words (the keyboard's, the touch keyboard's), never two in a
+            # row or one first
+            text = " ".join((current + key).split()) + (" " if key.endswith(" ") else "")
+            text = text.lstrip()
+            self.too_long = len(text.rstrip()) > NAME_LIMIT
+            self.names[self.editing] = text[:NAME_LIMIT]
+
+    def end_name(self) -> None:
+        """The name being typed is done: without a space at its end (none: no name)."""
+        if self.editing is not None:
+            name = clean_name(self.names.get(self.editing, ""), NAME_LIMIT)
+            if name:
+                self.names[self.editing] = name
+            else:
+                self.names.pop(self.editing, None)
+        self.editing = None
+        self.too_long = False
 
     def tap_key(self, key: str) -> None:
         """A key of the on-screen keyboard: a name's words begin with a capital, in a
@@ -174,7 +196,7 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
         col, row = divmod(seat - first, 6)
         x, y = 490 + col * 150, 70 + row * 56
         label = f"{seat}. {s.names.get(seat, '')}" + ("_" if s.editing == seat else "")
-        buttons.append(_button(p, surf, (x, y, 140, 40), ("name", str(seat)), label))
+        buttons.append(_name_button(p, surf, (x, y, 140, 40), ("name", str(seat)), label))
     if s.editing is not None:
         # the keyboard covers the lower half: what it covers cannot be tapped
         keys = draw_keyboard(p, surf, s)
@@ -189,12 +211,47 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
     return buttons
 
 
+def _name_button(p: Painter, surf: Any, rect: tuple[int, int, int, int],
+                 cmd: tuple[str, ...], label: str) -> Button:
+    """A seat's name button: a name too long for one row at 14 px takes two (a long word
+    broken where it must), never smaller type."""
+    font = p.font(14)
+    width = rect[2] - 8
+    if font.size(label)[0] <= width:
+        return _button(p, surf, rect, cmd, label)
+    rows: list[str] = []
+    for word in label.split(" "):
+        if rows and font.size(f"{rows[-1]} {word}")[0] <= width:
+            rows[-1] = f"{rows[-1]} {word}"
+            continue
+        rows.append("")
+        for ch in word:
+            if rows[-1] and font.size(rows[-1] + ch)[0] > width:
+                rows.append("")
+            rows[-1] += ch
+    p.pg.draw.rect(surf, BUTTON, rect, border_radius=6)
+    top = rect[1] + rect[3] // 2 - 9
+    if len(rows) > 2:                        # (fitted when drawn: never more than two)
+        rows = [rows[0], " ".join(rows[1:])]
+    for i, row in enumerate(rows):
+        p.text(surf, row, (rect[0] + rect[2] // 2, top + 18 * i), 14, TEXT, anchor="center",
+               width=width)
+    return Button(rect, cmd, label)
+
+
 def draw_keyboard(p: Painter, surf: Any, s: Setup) -> list[Button]:
     """The on-screen keyboard over the screen's lower half, the name being typed above it."""
     top = SIZE[1] - 4 * 48 - 40
     p.pg.draw.rect(surf, BG, (0, top - 6, SIZE[0], SIZE[1] - top + 6))
     name = s.names.get(s.editing or 0, "")
-    p.text(surf, f"{s.editing}. {name}_", (24, top), 20, AMBER, True, width=SIZE[0] - 48)
+    p.text(surf, f"{s.editing}. {name}_", (24, top), 20, AMBER, True, width=SIZE[0] - 48 - 300)
+    # how long a name may be, always in sight; past it, said (a letter was refused)
+    if s.too_long:
+        p.text(surf, t("name_limit", s.lang).format(n=NAME_LIMIT), (SIZE[0] - 24, top + 3),
+               15, AMBER, True, "topright", width=300)
+    else:
+        p.text(surf, f"{len(name)}/{NAME_LIMIT}", (SIZE[0] - 24, top + 3), 16, DIM,
+               anchor="topright")
     buttons = []
     # the touch panel's keyboard (a club's Pi has no keyboard): its language's layout,
     # letters only (a name needs no more)
