@@ -359,3 +359,33 @@ def test_lines_of_one_instant_come_in_a_fixed_order(name: str) -> None:
         if a["t"] == b["t"]:
             ka, kb = (next(k for k in rank if k in x) for x in (a, b))
             assert (rank[ka], a.get("ring", 0)) <= (rank[kb], b.get("ring", 0)), (a, b)
+
+
+CITY18 = {1: "sorcerer", 2: "don", 3: "mafioso", 4: "doctor", 5: "civilian", 6: "civilian",
+          7: "mafioso", 8: "mafioso", 9: "lawyer", 10: "commissar", 11: "sergeant",
+          12: "lover", 13: "hobo", 14: "killer", 15: "civilian", 16: "civilian",
+          17: "civilian", 18: "civilian"}
+
+
+@pytest.mark.parametrize("then", ["night\nmafia 6\nday\n", ""])
+def test_with_roles_hidden_a_voted_out_sorcerer_looks_like_anyone(then: str) -> None:
+    """`reveal_roles false`: seat 1 voted out is the Sorcerer (who names nobody) in one game
+    and a civilian in the other. The Sorcerer got the 'sorcerer chooses' call and a 15 s
+    public step, the civilian neither: now every seat voted out gets the same step, sound and
+    length, whatever its role."""
+    body = "night\nday\nvote 1: 2 3 4 5\n" + then
+    a, b = (_hidden(script("city", CITY18, body, swap)) for swap in (None, (1, 15)))
+    assert_same(a, b, {1, 15})
+
+
+def _hidden(text: str) -> str:
+    """The script with the roles of the seats that leave kept hidden."""
+    return text.replace("deal ", "option reveal_roles false\ndeal ", 1)
+
+
+def test_with_roles_hidden_the_sorcerers_take_lands_when_his_time_is_up() -> None:
+    """His take still takes his voter along, at the end of the same 15 s every seat voted out
+    gets (ending the step at his hold would time his role)."""
+    text = _hidden(script("city", CITY18, "night\nday\nvote 1: 2 3 4 5\ntake 1 3\n"))
+    lines, table = play(text)
+    assert [(o.seat, o.by) for o in table.game.outcome().out] == [(1, "vote"), (3, "sorcerer")]

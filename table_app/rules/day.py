@@ -260,8 +260,14 @@ class Day(Night):
             if self.roles[s] in _TAKES_VOTER:
                 taker = s
                 break
-        live_voters = tuple(v for v in voters if self.alive[v]) if taker else ()
-        if live_voters:
+        live_voters = tuple(v for v in voters if self.alive[v])
+        if not taker and self.hides_takers():
+            # roles hidden: every seat voted out gets the taker's step, so the room cannot
+            # tell a taker by it; anyone else's take is refused, and the step just runs out
+            taker = seats[0]
+        elif not taker:
+            live_voters = ()
+        if live_voters or (taker and self.hides_takers()):
             self.step = TAKE
             self.take_seat = taker
             self.take_voters = live_voters
@@ -269,9 +275,20 @@ class Day(Night):
             return
         self._end_eliminations()
 
+    def hides_takers(self) -> bool:
+        """Whether a seat voted out keeps his role to himself while a role that takes one of
+        his voters along is dealt: then every seat voted out gets that role's step."""
+        return not self.rules.reveal and any(self.dealt(r) for r in _TAKES_VOTER)
+
+    def takes_along(self, seat: int) -> bool:
+        """Whether `seat` is the seat voted out now whose role takes a voter along."""
+        return self.step is TAKE and seat == self.take_seat and \
+            self.roles[seat] in _TAKES_VOTER
+
     def _take(self, a: A.Take) -> None:
         self._over()
-        if self.phase is not DAY or self.step is not TAKE or a.seat != self.take_seat:
+        if self.phase is not DAY or self.step is not TAKE or a.seat != self.take_seat \
+                or self.roles[a.seat] not in _TAKES_VOTER:
             raise IllegalAction(f"seat {a.seat} has nobody to take along")
         t = self._living_seat(a.target)
         if t not in self.take_voters:

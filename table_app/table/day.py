@@ -21,6 +21,8 @@ class DayFlow:
         self.ballots: dict[int, int] = {}
         self.yes: set[int] = set()
         self.nominated_this_speech = False
+        #: with roles hidden, the voted-out seat's pick, carried out when his time is up
+        self.take_pick: tuple[int, int | None] | None = None
 
     # -- speeches ------------------------------------------------------------------------
     def speech(self, f: E.Speech) -> None:
@@ -125,11 +127,18 @@ class DayFlow:
     def take_awaited(self, f: E.TakeAwaited) -> None:
         ctx = self.ctx
         ctx.questions.stop()
+        self.take_pick = None
         ctx.questions.ask(f.seat, Question(Ask.TAKE, f.voters))
         ctx.start(Timed.TAKE, float(ctx.cfg.fmt.timers.get("vote", 15)))
 
     def take(self, seat: int, target: int | None) -> None:
         ctx = self.ctx
+        if ctx.game.hides_takers():
+            # roles hidden: every seat voted out is asked, and the step always runs its full
+            # time (ending it at the Sorcerer's hold would say who he was); his last hold is
+            # carried out when it is over
+            self.take_pick = (seat, target)
+            return
         if target is None or not ctx.record(
                 A.Take(seat, target), lambda: ctx.writer.line(f"take {seat} {target}"), "take"):
             return
@@ -138,9 +147,18 @@ class DayFlow:
         ctx.after()
 
     def take_over(self) -> None:
-        """He named nobody in time: the rules' default."""
-        self.ctx.questions.stop()
-        self.ctx.apply(A.Close())
+        """His time is up: his pick where roles are hidden (a seat that takes nobody along
+        picked for nothing), else he named nobody in time: the rules' default."""
+        ctx = self.ctx
+        ctx.questions.stop()
+        pick, self.take_pick = self.take_pick, None
+        if pick is not None and pick[1] is not None and ctx.game.takes_along(pick[0]):
+            seat, target = pick
+            if ctx.record(A.Take(seat, target),
+                          lambda: ctx.writer.line(f"take {seat} {target}"), "take"):
+                ctx.after()
+                return
+        ctx.apply(A.Close())
 
     # -- dusk ----------------------------------------------------------------------------
     def day_over(self) -> None:
