@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .paths import config_dir, write_private
+from .paths import config_dir, sync_folder, write_private
 from .words import LANGS
 
 ENV = "TABLE_APP_SETTINGS"
@@ -304,6 +304,7 @@ def write_pad_layout(buttons: list[int], rotation: list[int], rings: list[int] |
         tmp.unlink()
         raise
     tmp.replace(p)               # 0600 like every file the app writes (it may hold a password)
+    sync_folder(p.parent)        # the new name durable: a power cut kept the old layout
     return p
 
 

@@ -446,6 +446,10 @@ def _transactional_ddl(engine: Engine) -> None:
     @sa.event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None      # the driver begins nothing itself
+        # a commit is the rollback journal's deletion: EXTRA makes that durable too (the
+        # folder synced), else a power cut brought the journal back and the next open
+        # rolled the committed game out of the records (the power-cut drill's finding)
+        dbapi_connection.execute("PRAGMA synchronous = EXTRA")
 
     @sa.event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:

@@ -120,8 +120,10 @@ class Journal:
             return
 
     def close(self) -> None:
-        os.close(self._fd)
-        os.close(self._lock)
+        try:
+            os.close(self._fd)
+        finally:                    # (a close that reports an error still closes: the lock too)
+            os.close(self._lock)
 
     @staticmethod
     def read(path: str | Path) -> list[dict[str, Any]]:
