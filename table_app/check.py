@@ -108,10 +108,43 @@ class CheckReport:
                             (("seat", str(k)), ("button", str(self.buttons[k])),
                              ("ring", str(self.rings.get(k, ""))),
                              ("turn", str(self.rotation.get(k, 0))))))
-        problems = self.problems()
-        out += [("check_problem", (("what", p),)) for p in problems]
-        if not problems:
+        problems = self.problem_notes()
+        out += problems
+        if not problems and not self.problems():
             out.append(("check_ready", ()))
+        return out
+
+    def problem_notes(self) -> list[tuple[str, tuple[tuple[str, str], ...]]]:
+        """The problems as text keys and fields (`check_*`), for the host's screen in the
+        table's language: the same as `problems`, the seats nobody pressed for in one line
+        (a 30-seat check with six pads made 24 lines that ran under the Done button)."""
+        out: list[tuple[str, tuple[tuple[str, str], ...]]] = []
+        if not self.link_ok:
+            out.append(("check_problem", (("what", self.pads),)))
+        out += [("check_stuck", (("button", str(b)),)) for b in self.stuck]
+        if self.silent:
+            out.append(("check_silent", (("seats", spans(self.silent)),)))
+        if self.dead:
+            tail = _tail(self.dead, self.seats)
+            alone = [k for k in self.dead if not tail or k < tail[0]]
+            if alone:
+                out.append(("check_dead", (("rings", spans(alone)),)))
+            if tail:
+                out.append(("check_dead_tail", (("rings", spans(tail)),
+                                                ("ring", str(tail[0])))))
+        found = set(self.buttons.values())
+        missing = [b for b in range(1, self.inputs + 1) if b not in found
+                   and b not in self.stuck]
+        if missing and len(self.buttons) + len(self.stuck) < self.seats \
+                and self.inputs == self.seats:
+            out.append(("check_never_pressed", (("buttons", spans(missing)),)))
+        ringless = [k for k in self.buttons if k not in self.rings]
+        if ringless and not self.dead:
+            out.append(("check_ringless", (("seats", spans(ringless)),)))
+        if self.unturned:
+            out.append(("check_unturned", (("rings", spans(self.unturned)),)))
+        if not self.sound_ok:
+            out.append(("check_problem", (("what", self.sound),)))
         return out
 
     def lines(self) -> list[str]:
@@ -131,6 +164,20 @@ class CheckReport:
         return out
 
 
+def spans(numbers: list[int]) -> str:
+    """Numbers as runs: [1, 2, 3, 7, 9, 10] -> "1-3, 7, 9, 10"."""
+    out: list[str] = []
+    run: list[int] = []
+    for n in sorted(numbers) + [0]:
+        if run and n == run[-1] + 1:
+            run.append(n)
+            continue
+        if run:
+            out.append(f"{run[0]}-{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)))
+        run = [n]
+    return ", ".join(out)
+
+
 def _tail(dead: list[int], seats: int) -> list[int]:
     """The dead rings that run to the chain's end (three or more: a break, not bad luck)."""
     run: list[int] = []
@@ -144,9 +191,11 @@ def _tail(dead: list[int], seats: int) -> list[int]:
 class SelfTest:
     """Seat by seat its button, then ring by ring its seat and its turn."""
 
-    def __init__(self, backend: PadBackend, wait: float = 30.0, hold: float = 0.7) -> None:
+    def __init__(self, backend: PadBackend, wait: float = 30.0, hold: float = 0.7,
+                 seats: int | None = None) -> None:
         self.backend = backend
-        self.seats = backend.seats
+        #: the seats to check: the pads' (a simulator's, the table being set up)
+        self.seats = min(seats or backend.seats, backend.seats)
         self.wait = wait
         self.hold = hold
         self.turns = backend.grammar_mode != COUNT
@@ -307,6 +356,19 @@ class SelfTest:
         # so drawing seat s at pixel (s - 1 + turn) puts seat 1 there
         self.report.rotation[self.turning] = (self.cursor - 1) % self.pixels
         self._next_ring(now)
+
+    def left(self, now: float) -> float:
+        """The seconds before the seat (ring) asked for now is given up."""
+        return max(0.0, self.deadline - now) if self.stage in ("order", "press", "turn") \
+            else 0.0
+
+    def skip(self, now: float) -> None:
+        """The host moves on from the seat (ring) asked for now, as if its time had run out
+        (it is reported as not found)."""
+        if self.stage in ("order", "press", "turn"):
+            self.down_at = None
+            self.deadline = now
+            self.tick(now)
 
     def tick(self, now: float) -> None:
         if self.stage == "turn" and self.down_at is not None \

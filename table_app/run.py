@@ -26,6 +26,7 @@ from .table.app import TableApp
 from .table.bots import TableBots
 from .table.config import Host, Input
 from .table.core import Table
+from .table.journal import JournalFull
 
 DEFAULT_JOURNAL = state_dir() / "game.journal"
 
@@ -201,56 +202,79 @@ def _no_display(exc: Exception) -> NoDisplay:
 
 
 def _check_screen(pygame: Any, display: Any, area: Any, pads: Any, kind: str,
-                  inbox: queue.Queue[Input], voice: Any, lang: str, pulse: Any) -> Any:
-    """The table's check on the host's screen, with the voice, until the host taps Done:
-    the layout it saved to the settings (buttons, rotation, rings), True when it saved
-    none, False when the window was closed."""
+                  inbox: queue.Queue[Input], voice: Any, lang: str, pulse: Any,
+                  players: int | None = None) -> Any:
+    """The table's check on the host's screen, with the voice, until the host taps Done
+    (or Cancel, or presses Escape): the layout it saved to the settings (buttons, rotation,
+    rings), True when it saved none, False when the window was closed. The simulator's
+    check is a rehearsal of the table being set up (its `players`), and saves nothing."""
     from .check import SelfTest
-    from .pads.events import PadEdge
     from .screen.checkscreen import CheckScreen
     from .screen.render import Painter
     from .settings import SettingsError, write_pad_layout
-    test = SelfTest(pads, wait=30.0)
+    test = SelfTest(pads, wait=30.0, seats=players if kind == "sim" else None)
     screen = CheckScreen(test, voice, lang)
     painter = Painter()
     _forget_presses(inbox)
     test.start(pads.clock.now())
-    while not screen.closed:
-        screen.update()
-        buttons = screen.draw(painter, area)
-        if kind == "sim":
-            pads.draw()
-        display.flip()
-        if hasattr(voice, "update"):
-            voice.update()
-        first = pygame.event.wait(50)
-        pulse()
-        for e in ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get():
-            if e.type == pygame.QUIT:
+    try:
+        while not screen.closed:
+            _check_round(pygame, display, area, pads, kind, inbox, voice, pulse, test, screen,
+                         painter)
+            if screen.closed is None:
                 return False
-            e = display.event(e)
-            if e is None:
-                continue
-            if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and e.pos[0] < 800:
-                screen.touch(e.pos, buttons)
-            elif kind == "sim":
-                pads.handle_event(_on_pads(pygame, e))
-        if kind != "sim" and hasattr(pads, "poll"):
-            pads.poll()
-        for inp in _taken(inbox):
-            if isinstance(inp, PadEdge):
-                test.handle(inp)
-        test.tick(pads.clock.now())
-        if test.done and not screen.written:
-            report = test.report
-            screen.written = "check_not_written"
-            if report.complete:
-                try:
-                    write_pad_layout(*report.layout())
-                    screen.written = "check_written"
-                except (SettingsError, OSError) as exc:
-                    report.pads += f" ({exc})"
+            if test.done and not screen.written:
+                report = test.report
+                screen.written = "check_not_written"
+                if kind == "sim":
+                    screen.written = "check_rehearsal"
+                elif report.complete:
+                    try:
+                        write_pad_layout(*report.layout())
+                        screen.written = "check_written"
+                    except (SettingsError, OSError) as exc:
+                        report.pads += f" ({exc})"
+    finally:
+        if kind == "sim" and players:
+            pads.set_table(players)          # the pads of the table being set up again
     return test.report.layout() if screen.written == "check_written" else True
+
+
+def _check_round(pygame: Any, display: Any, area: Any, pads: Any, kind: str,
+                 inbox: queue.Queue[Input], voice: Any, pulse: Any, test: Any, screen: Any,
+                 painter: Any) -> None:
+    """One round of the check's loop: draw, the host's taps and keys, the pads, the time
+    (`screen.closed` None: the window was closed)."""
+    from .pads.events import PadEdge
+    now = pads.clock.now()
+    screen.update()
+    buttons = screen.draw(painter, area, now)
+    if kind == "sim":
+        pads.draw()
+    display.flip()
+    if hasattr(voice, "update"):
+        voice.update()
+    first = pygame.event.wait(50)
+    pulse()
+    for e in ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get():
+        if e.type == pygame.QUIT:
+            screen.closed = None
+            return
+        e = display.event(e)
+        if e is None:
+            continue
+        if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and e.pos[0] < 800:
+            screen.touch(e.pos, buttons, pads.clock.now())
+        elif e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE:
+            screen.cancel()
+        elif kind == "sim":
+            pads.handle_event(_on_pads(pygame, e))
+    if kind != "sim" and hasattr(pads, "poll"):
+        pads.poll()
+    for inp in _taken(inbox):
+        if isinstance(inp, PadEdge):
+            test.handle(inp)
+    test.tick(pads.clock.now())
 
 
 def _taken(inbox: queue.Queue[Input]) -> Iterator[Input]:
@@ -398,7 +422,8 @@ class TableWindow:
             if hasattr(self.voice, "set_lang"):
                 self.voice.set_lang(setup.lang)
             found = _check_screen(self.pygame, self.display, self.host_area, self.pads,
-                                  self.kind, self.inbox, self.voice, setup.lang, self._pulse)
+                                  self.kind, self.inbox, self.voice, setup.lang, self._pulse,
+                                  setup.players)
             if found is False:
                 return None
             if found is not True:               # saved: the table's layout from now on
@@ -410,27 +435,53 @@ class TableWindow:
         host closed the window there)."""
         app, args = self.app, self.args
         assert app is not None
-        table = app.resume(args.new)
-        notices = [*getattr(args, "notices", []), *app.notices]
+        unwritable: list[tuple[str, str]] = []
+        try:
+            table = app.resume(args.new)
+        except (OSError, JournalFull) as exc:   # a full disk: no journal can be made yet
+            table, unwritable = None, [("journal_unwritable", self._unwritable(exc))]
+        notices = [*getattr(args, "notices", []), *app.notices, *unwritable]
         _tell(notices)
-        if table is None:
-            if not args.format and not args.format_file:
-                setup = self.choose((getattr(args, "offer_format", None) or "yakuza",
-                                     args.players or 12, args.lang, args.deal), notices)
+        ask = (not args.format and not args.format_file) or bool(unwritable)
+        resumed = table is not None
+        while table is None:
+            if ask:
+                setup = self.choose((args.format or getattr(args, "offer_format", None)
+                                     or "yakuza", args.players or 12, args.lang, args.deal),
+                                    notices)
                 if setup is None:
                     return None
                 self.names = setup.names
                 args.format, args.players, args.lang, args.deal = (setup.fmt, setup.players,
                                                                    setup.lang, setup.deal)
-            table = app.start(args.format or "yakuza", args.players, args.lang, args.deal,
-                              args.seed, args.format_file, caps=_caps(args))
+            try:
+                if app.journal is None:     # it could not be opened: its game first, if any
+                    table = app.resume(args.new)
+                    if table is not None:
+                        resumed = True
+                        break
+                table = app.start(args.format or "yakuza", args.players, args.lang,
+                                  args.deal, args.seed, args.format_file, caps=_caps(args))
+            except (OSError, JournalFull) as exc:
+                # the setup screen with the reason, not an exit (under systemd, a restart
+                # loop): the host frees space and starts the game from there
+                notices, ask = [("journal_unwritable", self._unwritable(exc))], True
+                _tell(notices)
+                continue
             app.sync_buttons()
-        else:
+        if resumed:
             from .screen.model import t
             _host_language(args, app)
             for key, detail in notices:        # a game goes on: the host reads them there
                 table.note(f"{t(key, table.cfg.lang)}: {detail}")
         return table
+
+    def _unwritable(self, exc: Exception) -> str:
+        """Why the journal could not be made or written, naming the file."""
+        if isinstance(exc, JournalFull):
+            return str(exc)
+        assert isinstance(exc, OSError)
+        return f"{exc.filename or self.journal}: {exc.strerror or exc}"
 
     # -- the loop ------------------------------------------------------------------------
     def run(self, table: Table) -> None:

@@ -126,3 +126,69 @@ def test_a_name_holds_spaces_and_says_its_limit(lang: str) -> None:
     draw_setup(p, _surface(), setup)
     assert t("name_limit", lang).format(n=NAME_LIMIT) in p.drawn   # said, not silent
     assert p.overflows == [] and p.shrunk == []
+
+
+@pytest.mark.parametrize("lang", ["uz", "ka", "ru", "en"])
+def test_the_table_check_can_be_cancelled_skipped_and_reads_in_its_language(
+        lang: str) -> None:
+    # finding 2: in the simulator a 6-player table's check asked for 30 seats, each missing
+    # one waited 30 s with nothing on screen, no Cancel, Escape did nothing; the report was
+    # English inside an Uzbek screen ("muammo: seat 13: no button was pressed"), ran under
+    # the Done button, and the "nothing saved" line was never shown; afterwards the
+    # simulator drew 30 pads for a 6-player game
+    import re
+
+    from firmware_bridge.ringdraw import MAX_SEATS
+    from table_app.check import SelfTest
+    from table_app.clock import FakeClock
+    from table_app.pads.sim import SimPads
+    from table_app.screen.checkscreen import CheckScreen
+    from table_app.table.virtual import Recorder
+    from table_app.words import t
+    surf = _surface()
+    clock = FakeClock()
+    pads = SimPads(MAX_SEATS, lambda ev: None, clock, size=(480, 480),
+                   surface=pygame.Surface((480, 480)))
+    pads.set_table(6)
+    test = SelfTest(pads, wait=30.0, seats=6)
+    assert test.seats == 6
+    screen = CheckScreen(test, Recorder(), lang)
+    p = Painter(keep=True)
+    test.start(clock.now())
+
+    def tap(cmd: tuple[str, ...]) -> None:
+        buttons = screen.draw(p, surf, clock.now())
+        b = next(b for b in buttons if b.cmd == cmd)
+        screen.touch((b.rect[0] + 5, b.rect[1] + 5), buttons, clock.now())
+
+    screen.update()
+    clock.advance(7.2)
+    p.drawn = []
+    buttons = screen.draw(p, surf, clock.now())
+    assert {("skip",), ("cancel",)} <= {b.cmd for b in buttons}     # a way on, a way out
+    assert t("check_waiting", lang).format(s=23) in p.drawn           # the seconds run
+    assert "1 / 6" in p.drawn
+    tap(("skip",))
+    assert test.seat == 2
+    while not test.done:                          # nobody presses: every seat skipped
+        tap(("skip",))
+        screen.update()
+    assert test.report.silent == [1, 2, 3, 4, 5, 6]
+    screen.written = "check_rehearsal"
+    p.drawn = []
+    buttons = screen.draw(p, surf, clock.now())
+    done = next(b for b in buttons if b.cmd == ("done",))
+    said = " ".join(p.drawn)
+    assert t("check_rehearsal", lang) in p.drawn                       # what was saved
+    assert t("check_silent", lang).format(seats="1-6") in p.drawn or lang == "ka"
+    if lang != "en":
+        assert not re.search(r"\b(seat|button|ring|no)\b", said), said    # no English
+    assert p.overflows == [] and p.shrunk == []
+    assert pads.table == 6                          # the simulator keeps the table's pads
+    # Cancel stops a check half way (and Escape, in the table's loop, does the same)
+    test2 = SelfTest(pads, wait=30.0, seats=6)
+    screen = CheckScreen(test2, Recorder(), lang)
+    test2.start(clock.now())
+    tap(("cancel",))
+    assert screen.closed and screen.cancelled
+    assert done.rect[1] > 0

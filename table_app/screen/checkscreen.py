@@ -23,6 +23,7 @@ class CheckScreen:
         self.report: CheckReport | None = None
         self.written = ""                # "check_written" or "check_not_written", once done
         self.closed = False
+        self.cancelled = False           # stopped before its end: nothing saved
 
     def update(self) -> None:
         """Say the prompt when it changes; at the end, say how the check went."""
@@ -36,26 +37,34 @@ class CheckScreen:
                             else "check_done_ready"])
 
     def lines(self) -> list[tuple[str, tuple[int, int, int]]]:
-        """The report's lines in the table's language, each with its colour (a problem's
-        orange, the table ready green)."""
+        """The report's lines in the table's language, each with its colour: whether the
+        layout was saved first (it was never in sight below 22 lines), then the problems
+        (a problem's orange, the table ready green), then what each seat has (dim). The
+        pads' own line (a driver's words) only when the link failed."""
         assert self.report is not None
-        out = [(self.report.pads, ORANGE if not self.report.link_ok else DIM)] \
-            if self.report.pads else []
-        for key, fields in self.report.notes():
-            colour = ORANGE if key == "check_problem" else GREEN if key == "check_ready" \
-                else DIM
-            out.append((t(key, self.lang).format(**dict(fields)), colour))
+        out: list[tuple[str, tuple[int, int, int]]] = []
         if self.written:
             out.append((t(self.written, self.lang),
-                        ORANGE if self.written == "check_not_written" else GREEN))
+                        GREEN if self.written == "check_written" else TEXT
+                        if self.written == "check_rehearsal" else ORANGE))
+        notes = self.report.notes()
+        for key, fields in notes:
+            if key.startswith("check_seat"):
+                continue
+            out.append((t(key, self.lang).format(**dict(fields)),
+                        GREEN if key == "check_ready" else ORANGE))
+        for key, fields in notes:
+            if key.startswith("check_seat"):
+                out.append((t(key, self.lang).format(**dict(fields)), DIM))
         return out
 
-    def draw(self, p: Painter, surf: Any) -> list[Button]:
+    def draw(self, p: Painter, surf: Any, now: float | None = None) -> list[Button]:
         surf.fill(BG)
         lang = self.lang
         w = SIZE[0] - 48
         p.text(surf, t("check_title", lang), (24, 16), 26, TEXT, True, width=w)
         buttons: list[Button] = []
+        bottom = (SIZE[1] - 60, 50)
         if self.report is None:
             key, fields = self.test.prompt_note()
             if key:
@@ -67,16 +76,58 @@ class CheckScreen:
                      "turn": (self.test.ring, "check_turn")}.get(self.test.stage)
             if stage is not None:
                 p.text(surf, f"{stage[0]} / {self.test.seats}", (24, 210), 20, DIM, width=w)
+            if now is not None and stage is not None:
+                # what happens while nobody presses: the host sees the seconds run
+                left = int(self.test.left(now) + 0.999)
+                p.text(surf, t("check_waiting", lang).format(s=left), (24, 244), 18, TEXT,
+                       width=w)
+            # a way out, and a way on, at every prompt (a seat without a pad waited 30 s)
+            buttons.append(_button(p, surf, (24, bottom[0], 260, bottom[1]), ("skip",),
+                                   t("check_skip", lang)))
+            buttons.append(_button(p, surf, (SIZE[0] - 224, bottom[0], 200, bottom[1]),
+                                   ("cancel",), t("cancel", lang)))
             return buttons
         y = 64
-        rows = [(row, colour) for text, colour in self.lines() for row in wrap(p, text, 14, w)]
-        for row, colour in rows[:22]:
-            p.text(surf, row, (24, y), 14, colour, width=w)
-            y += 17
-        buttons.append(_button(p, surf, (SIZE[0] - 224, SIZE[1] - 60, 200, 50), ("done",),
+        top = SIZE[1] - 66                      # the Done button's row
+        lines = self.lines()
+        head = [(row, c) for text, c in lines if c != DIM for row in wrap(p, text, 15, w)]
+        seats = [(text, c) for text, c in lines if c == DIM]
+        for row, colour in head:
+            if y + 19 > top:
+                break
+            p.text(surf, row, (24, y), 15, colour, width=w)
+            y += 19
+        # the seats' buttons and rings in columns (three, or two where the lines are long:
+        # 30 seats in ten or fifteen rows)
+        y += 6
+        font = p.font(14)
+        widest = max((font.size(text)[0] for text, _ in seats), default=0)
+        cols = max(1, min(3, w // (widest + 12)))
+        cw = w // cols
+        rows = max(0, (top - y) // 18)
+        shown = seats[:rows * cols]
+        for i, (text, colour) in enumerate(shown):
+            c, r = divmod(i, max(1, rows)) if rows else (0, 0)
+            p.text(surf, text, (24 + c * cw, y + 18 * r), 14, colour, width=cw - 8)
+        buttons.append(_button(p, surf, (SIZE[0] - 224, bottom[0], 200, bottom[1]), ("done",),
                                t("done", lang)))
         return buttons
 
-    def touch(self, pos: tuple[int, int], buttons: list[Button]) -> None:
-        if any(b.hit(pos) and b.cmd == ("done",) for b in buttons):
-            self.closed = True
+    def touch(self, pos: tuple[int, int], buttons: list[Button],
+              now: float | None = None) -> None:
+        for b in buttons:
+            if not b.hit(pos):
+                continue
+            if b.cmd == ("done",):
+                self.closed = True
+            elif b.cmd == ("cancel",):
+                self.cancel()
+            elif b.cmd == ("skip",) and now is not None:
+                self.test.skip(now)
+
+    def cancel(self) -> None:
+        """The host stops the check (Cancel, or Escape): nothing is saved; on the report,
+        it is Done."""
+        if self.report is None:
+            self.cancelled = True
+        self.closed = True
