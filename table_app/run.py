@@ -183,7 +183,7 @@ def _setup_screen(pygame: Any, display: Any, area: Any, setup: Any,
         if ev.type == pygame.QUIT:
             return None
         ev = display.event(ev)
-        if ev is None:
+        if ev is None or display.key(ev):
             continue
         handle(setup, ev, pygame, buttons)
     return setup
@@ -261,7 +261,7 @@ def _check_round(pygame: Any, display: Any, area: Any, pads: Any, kind: str,
             screen.closed = None
             return
         e = display.event(e)
-        if e is None:
+        if e is None or display.key(e):
             continue
         if e.type == pygame.MOUSEBUTTONDOWN and e.button == 1 and e.pos[0] < 800:
             screen.touch(e.pos, buttons, pads.clock.now())
@@ -343,7 +343,8 @@ class TableWindow:
         pygame.init()
         width = 800 + (480 if self.kind == "sim" else 0)
         try:
-            self.display = Display(pygame, (width, 480), getattr(self.args, "fullscreen", False))
+            self.display = Display(pygame, (width, 480), getattr(self.args, "fullscreen", False),
+                                   pane=800 if self.kind == "sim" else None)
         except pygame.error as exc:
             raise _no_display(exc) from None
         asked = os.environ.get("SDL_VIDEODRIVER", "")
@@ -352,7 +353,9 @@ class TableWindow:
             raise NoDisplay("no display found (no desktop session, and no console screen SDL "
                             "could open): start it on the Pi's screen, or set "
                             "SDL_VIDEODRIVER=dummy to run it headless on purpose")
-        pygame.display.set_caption("Mafia table")
+        # on a panel too small for both, the host's screen and the simulator take turns
+        pygame.display.set_caption("Mafia table" + (" (Tab: host screen / pads)"
+                                                    if self.display.panes else ""))
         self.host_area = self.display.canvas.subsurface((0, 0, 800, 480))
         wake = pygame.event.custom_type()
         inbox = self.inbox
@@ -552,6 +555,8 @@ class TableWindow:
                 # R held down: the host peeks at the roles, as with his roles button
                 self.screen.peek = e.type == pygame.KEYDOWN
                 self.screen.last = None
+            elif self.display.key(e):
+                self.screen.last = None         # the other pane: drawn again
             elif e.type == pygame.KEYDOWN and e.unicode.lower() == "v":
                 # the room's own window, opened or closed: never the host's screen
                 if self.public is None:

@@ -170,10 +170,13 @@ def test_the_table_check_can_be_cancelled_skipped_and_reads_in_its_language(
     assert "1 / 6" in p.drawn
     tap(("skip",))
     assert test.seat == 2
+    rings = []
     while not test.done:                          # nobody presses: every seat skipped
         tap(("skip",))
         screen.update()
+        rings.append(test.ring)
     assert test.report.silent == [1, 2, 3, 4, 5, 6]
+    assert max(rings) <= 6                      # its rings are the table's six, not 30
     screen.written = "check_rehearsal"
     p.drawn = []
     buttons = screen.draw(p, surf, clock.now())
@@ -192,3 +195,39 @@ def test_the_table_check_can_be_cancelled_skipped_and_reads_in_its_language(
     tap(("cancel",))
     assert screen.closed and screen.cancelled
     assert done.rect[1] > 0
+
+
+def test_the_window_fits_a_7_inch_panel(monkeypatch: pytest.MonkeyPatch) -> None:
+    # finding 1: at 800x480 (and 1024x600) the simulator and the host screen opened as one
+    # 1280x480 window, Start off the screen; a full screen asked SDL for 800x480 and was
+    # given a mode larger than the panel, which cut the title and names 7-12
+    from table_app.screen.display import Display
+    pygame.display.quit()
+    pygame.init()
+    asked: list[tuple[tuple[int, int], int]] = []
+    real = pygame.display.set_mode
+
+    def set_mode(size: tuple[int, int] = (0, 0), flags: int = 0) -> pygame.Surface:
+        asked.append((tuple(size), flags))            # type: ignore[arg-type]
+        return real(size if size != (0, 0) else (800, 480), 0)
+    monkeypatch.setattr(pygame.display, "set_mode", set_mode)
+    try:
+        for desk in ((800, 480), (1024, 600)):
+            monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda d=desk: [d])
+            d = Display(pygame, (1280, 480), pane=800)
+            got = d.window.get_size()
+            assert got[0] <= desk[0] and got[1] <= desk[1], (desk, got)
+            assert d.scale == 1.0 and d.panes                    # never shrunk
+            # the host's screen first: its Start (bottom left of the 800 px) on the window
+            assert d.to_canvas((d.offset[0] + 30, 470)) == (30, 470)
+            assert d.key(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_TAB, mod=0,
+                                            unicode="\t"))
+            assert d.to_canvas((d.offset[0] + 30, 470)) == (510, 470)   # the simulator
+            d.canvas.fill((255, 0, 0), (800, 0, 480, 480))
+            d.flip()
+            assert d.window.get_at((d.offset[0] + 790, 240))[:3] == (255, 0, 0)
+        asked.clear()
+        Display(pygame, (800, 480), fullscreen=True)
+        assert asked and asked[-1][0] == (0, 0)           # the display's own size
+    finally:
+        pygame.quit()

@@ -14,13 +14,25 @@ from typing import Any
 
 
 class Display:
-    """The window, and the canvas the table draws on (the window itself when they match)."""
+    """The window, and the canvas the table draws on (the window itself when they match).
 
-    def __init__(self, pygame: Any, size: tuple[int, int], fullscreen: bool = False) -> None:
+    A canvas wider than the screen (the host's 800 px and the pad simulator's 480 beside
+    it, on a 7-inch panel of 800x480 or 1024x600) is shown a pane at a time, never shrunk:
+    the host's screen, or with Tab the simulator (and the host screen's right column, its
+    buttons). A full screen is the display's own size (the mode SDL picks for a size asked
+    can be larger than the panel, and cut it), the canvas fitted into it."""
+
+    def __init__(self, pygame: Any, size: tuple[int, int], fullscreen: bool = False,
+                 pane: int | None = None) -> None:
         self.pg = pygame
         self.size = size
-        flags = pygame.FULLSCREEN if fullscreen else 0
-        self.window = pygame.display.set_mode(size, flags)
+        #: the width of the part shown when the whole canvas does not fit (the host's)
+        self.pane = pane
+        self.pan = 0
+        if fullscreen:
+            self.window = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)
+        else:
+            self.window = pygame.display.set_mode(_within(pygame, size))
         self._fit()
 
     def _fit(self) -> None:
@@ -28,31 +40,57 @@ class Display:
         if got == self.size:
             self.canvas = self.window
             self.scale, self.offset, self.shown = 1.0, (0, 0), self.size
+            self.view = self.size
             return
         self.canvas = self.pg.Surface(self.size).convert()
-        self.scale = min(got[0] / self.size[0], got[1] / self.size[1])
-        self.shown = (max(1, int(self.size[0] * self.scale)),
-                      max(1, int(self.size[1] * self.scale)))
+        w, h = self.size
+        if self.pane and min(got[0] / w, got[1] / h) < 1 and self.pane < w:
+            w = self.pane                   # a pane at a time, at its full size
+        self.view = (w, h)
+        self.pan = min(self.pan, self.size[0] - w)
+        self.scale = min(got[0] / w, got[1] / h)
+        self.shown = (max(1, int(w * self.scale)), max(1, int(h * self.scale)))
         self.offset = ((got[0] - self.shown[0]) // 2, (got[1] - self.shown[1]) // 2)
 
     @property
     def scaled(self) -> bool:
         return self.canvas is not self.window
 
+    @property
+    def panes(self) -> bool:
+        """Is the canvas shown a pane at a time (Tab changes which)?"""
+        return self.scaled and self.view[0] < self.size[0]
+
+    def toggle(self) -> bool:
+        """Show the other pane (the host's screen, or the simulator); False: one pane."""
+        if not self.panes:
+            return False
+        self.pan = 0 if self.pan else self.size[0] - self.view[0]
+        return True
+
+    def key(self, ev: Any) -> bool:
+        """Tab, which shows the other pane: True if it was that (and it did)."""
+        pg = self.pg
+        return ev.type == pg.KEYDOWN and ev.key == pg.K_TAB and self.toggle()
+
     def flip(self) -> None:
         """Show what was drawn on the canvas."""
         if self.scaled:
+            part = self.canvas.subsurface((self.pan, 0, *self.view))
             self.window.fill((0, 0, 0))
-            self.window.blit(self.pg.transform.smoothscale(self.canvas, self.shown), self.offset)
+            if self.shown == self.view:
+                self.window.blit(part, self.offset)
+            else:
+                self.window.blit(self.pg.transform.smoothscale(part, self.shown), self.offset)
         self.pg.display.flip()
 
     def to_canvas(self, pos: tuple[int, int]) -> tuple[int, int] | None:
         """A point of the window on the canvas (None in the black margins)."""
         x = (pos[0] - self.offset[0]) / self.scale
         y = (pos[1] - self.offset[1]) / self.scale
-        if not (0 <= x < self.size[0] and 0 <= y < self.size[1]):
+        if not (0 <= x < self.view[0] and 0 <= y < self.view[1]):
             return None
-        return int(x), int(y)
+        return int(x) + self.pan, int(y)
 
     def event(self, ev: Any) -> Any:
         """`ev` with its position on the canvas; None for a touch in the margins."""
@@ -67,6 +105,19 @@ class Display:
         attrs = dict(ev.dict)
         attrs["pos"] = pos
         return pg.event.Event(ev.type, attrs)
+
+
+def _within(pygame: Any, size: tuple[int, int]) -> tuple[int, int]:
+    """A window of `size`, or as much of it as the desktop holds (a host screen and its
+    simulator, 1280 px, on an 800 px panel ran off it: Start was off the screen)."""
+    try:
+        desktops = pygame.display.get_desktop_sizes()
+    except pygame.error:
+        desktops = []
+    if not desktops:
+        return size
+    dw, dh = desktops[0]
+    return (min(size[0], dw), min(size[1], dh))
 
 
 def video_drivers() -> list[str]:
