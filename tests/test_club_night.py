@@ -231,3 +231,47 @@ def test_the_window_fits_a_7_inch_panel(monkeypatch: pytest.MonkeyPatch) -> None
         assert asked and asked[-1][0] == (0, 0)           # the display's own size
     finally:
         pygame.quit()
+
+
+class _Idle:
+    """Players who never touch their pads."""
+
+    def observe(self, table, now):  # type: ignore[no-untyped-def]
+        return []
+
+    def next_time(self) -> None:
+        return None
+
+    def fire(self, now: float) -> None:
+        pass
+
+
+def test_the_deal_says_who_never_looked_and_start_asks_past_them(tmp_path: Path) -> None:
+    # finding 5: "every player has seen his role: press Start" was said when nobody had held
+    # his button (every turn skipped), and nothing said who never looked
+    from table_app.words import note_text, t
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=4, fmt_id="city", players=9,
+                                           deal="app")
+    table = app.table
+    # seat 1 holds his button in his turn; nobody else does
+    run_virtual(app, _Idle(), clock, until=lambda t: t.dealing.viewer == 1)  # type: ignore
+    pads.press(1, clock.now() + 0.1)
+    pads.release(1, clock.now() + 1.5)
+    table = run_virtual(app, _Idle(), clock, until=lambda t: t.stage == "ready")  # type: ignore
+    keys = [n.key for n in table.log]
+    assert "seen_not_all" in keys and "seen_all" not in keys
+    view = host_view(table, now=clock.now())
+    assert view.unseen == (2, 3, 4, 5, 6, 7, 8, 9)
+    note = note_text("seen_not_all", (("seats", "2, 3, 4, 5, 6, 7, 8, 9"),), "en")
+    assert note in view.notes
+    screen = Screen(_surface())
+    screen.update(view)
+    start = next(b for b in screen.buttons if b.label == t("start", "en"))
+    x, y, w, h = start.rect
+    assert screen.touch((x + w // 2, y + h // 2)) is None          # not yet: it asks
+    screen.painter.drawn = []
+    screen.update(view)
+    assert any("never looked" in s for s in screen.painter.drawn), screen.painter.drawn
+    again = next(b for b in screen.buttons if b.cmd == ("start",))
+    x, y, w, h = again.rect
+    assert screen.touch((x + w // 2, y + h // 2)) == ("start",)

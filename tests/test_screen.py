@@ -142,6 +142,10 @@ def test_touch_sends_host_commands(tmp_path: Path) -> None:
     surf = _surface()
     screen = Screen(surf)
     screen.update(host_view(app.table))
+    # (during the deal nobody has looked at his role yet: Start asks once more)
+    start = next(b for b in screen.buttons if b.cmd == ("confirm", "begin"))
+    assert screen.touch((start.rect[0] + 5, start.rect[1] + 5)) is None
+    screen.update(host_view(app.table))
     start = next(b for b in screen.buttons if b.cmd == ("start",))
     assert screen.touch((start.rect[0] + 5, start.rect[1] + 5)) == ("start",)
     seat3 = next(b for b in screen.buttons if b.cmd == ("seat", "3"))

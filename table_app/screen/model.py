@@ -66,6 +66,9 @@ class HostView:
     deal_roles: tuple[str, ...] = ()
     pending: str = ""                    # what the host must decide now
     rating: tuple[tuple[str, float], ...] = ()   # between games: the season's best, rated
+    #: an app deal: the seats that never held their button to see their role (Start asks
+    #: the host to confirm past them)
+    unseen: tuple[int, ...] = ()
 
 
 @dataclass
@@ -166,7 +169,9 @@ def host_view(table: Table, names: Names | None = None,
     # a card deal: what each seat registered is the host's to see
     if table.stage == "register":
         seats = tuple(replace(sv, role=table.registered.get(sv.seat, "")) for sv in seats)
+    unseen = tuple(table.dealing.unseen()) if table.stage in ("deal", "ready") else ()
     return HostView(pub, seats, window, choices, notes, alerts, secrets, captions=captions,
+                    unseen=unseen,
                     pending=pending,
                     calling=calling, missing=missing, deal_roles=deal_roles)
 

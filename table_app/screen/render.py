@@ -379,7 +379,8 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     # "Пропустить", "გამოტოვება" were 10 px); after a game only what still means
     # something (a next game, asked twice: it deals at once; or new players)
     row: list[tuple[str, tuple[str, ...]]] = [
-        ("start", ("start",)),
+        # seats that never looked at their role: Start asks once more, naming them
+        ("start", ("confirm", "begin") if view.unseen else ("start",)),
         ("resume" if pub.paused else "pause", ("resume",) if pub.paused else ("pause",)),
         ("skip", ("skip",)), ("undo", ("undo",))]
     if pub.phase == "over":
@@ -399,13 +400,17 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
                                t("nothing", lang)))
     elif confirm is not None:
         # a removal, or a new deal, is not undone by a slip of the finger: it asks once more
+        sent = confirm
         if confirm[0] == "start":
             ask, label = t("confirm_next", lang), t("next_game", lang)
+        elif confirm[0] == "begin":
+            ask = t("confirm_unseen", lang).format(seats=", ".join(map(str, view.unseen)))
+            label, sent = t("start", lang), ("start",)
         else:
             ask, label = f"#{confirm[1]}: {t('confirm_remove', lang)}", t("disqualify", lang)
         for i, r in enumerate(wrap(p, ask, 13, 195, True)[:2]):
             p.text(surf, r, (x, 426 + 17 * i), 13, RED, True, width=195)
-        buttons.append(_button(p, surf, (x + 200, 428, 100, 40), confirm, label))
+        buttons.append(_button(p, surf, (x + 200, 428, 100, 40), sent, label))
     elif view.missing and not view.calling:
         # a card deal with roles nobody pressed for: tap a seat, then the role on his card;
         # with no seat tapped, a role's button calls it again. Every role keeps its place

@@ -26,6 +26,8 @@ class DealFlow:
         self.registering: list[str] = []
         self.calls_started = False   # a card deal: the host said the cards are dealt
         self.registered: dict[int, str] = {}
+        #: app deal: the seats that held their button in their turn (saw their role)
+        self.looked: set[int] = set()
 
     # -- starting ------------------------------------------------------------------------
     def begin(self) -> None:
@@ -47,10 +49,16 @@ class DealFlow:
         self.viewer = 0
         self._next_viewer()
 
-    def ready(self, note: str) -> None:
+    def ready(self, note: str, **fields: str) -> None:
         self.ctx.stage = TableStage.READY
         self.ctx.timers.stop()
-        self.ctx.tell(note)
+        self.ctx.tell(note, **fields)
+
+    def unseen(self) -> list[int]:
+        """App deal: the seats that have not held their button in their turn (yet)."""
+        if self.ctx.cfg.deal != "app":
+            return []
+        return [s for s in range(1, self.ctx.cfg.players + 1) if s not in self.looked]
 
     def host_start(self) -> None:
         """The host starts the game during the viewing: it moves on at once."""
@@ -63,6 +71,7 @@ class DealFlow:
     def pressed(self, seat: int) -> None:
         stage = self.ctx.stage
         if stage is TableStage.DEAL and seat == self.viewer:
+            self.looked.add(seat)
             self.ctx.panel.show(seat, self._role_card(seat))
         elif stage is TableStage.REGISTER and self.registering:
             self._register(seat)
@@ -79,7 +88,12 @@ class DealFlow:
     def _next_viewer(self) -> None:
         self.viewer += 1
         if self.viewer > self.ctx.cfg.players:
-            self.ready("seen_all")
+            # "every player has seen his role" only when each held his button in his turn
+            unseen = self.unseen()
+            if unseen:
+                self.ready("seen_not_all", seats=", ".join(map(str, unseen)))
+            else:
+                self.ready("seen_all")
             return
         self.ctx.say(["hold_to_see", num(self.viewer)])
         self.ctx.start(Timed.VIEW, VIEW_TURN)
