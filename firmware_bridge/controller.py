@@ -133,7 +133,9 @@ class Controller:
         # stall)
         self.beat_body = bytearray(4)
         self.stats_body = bytearray(14)
-        self.sums = [0] * cfg.SEATS               # each ring's channel sum, kept up to date
+        # what each ring is counted for in the current budget (ringdraw.allowance): never
+        # what a private picture shows, which would dim every ring by it
+        self.sums = [rd.allowance(b"", cfg.RING)] * cfg.SEATS
         self.work_us = 0                          # time spent doing something (STATS)
         self.io_us = 0                            # system calls apart from it (see step)
         now = ticks_ms()
@@ -295,6 +297,7 @@ class Controller:
             body[0:1] = b""             # the picture is the rest: moved down in place, no copy
             pic = body
             self.pics[s] = pic
+            self.sums[s] = rd.allowance(pic, RING)
             moving = rd.animated(pic, RING)
             if moving != self.anim[s]:
                 self.anim[s] = moving
@@ -392,8 +395,7 @@ class Controller:
             self.blanked = True
             return
         sums, anim, grb = self.sums, self.anim, self.grb
-        # only the rings that changed or move by themselves are drawn again, and only their
-        # channel sums (for the current budget) worked out again
+        # only the rings that changed or move by themselves are drawn again
         changed = self.todo
         if self.animating:
             for s in range(seats):
@@ -401,7 +403,7 @@ class Controller:
                     changed.append(s)
         for s in changed:
             t = ticks_diff(now, self.shown_at[s]) / 1000 if anim[s] else 0.0
-            sums[s] = rd.draw(self.pics[s], t, ring, self.rot[s], grb[s])
+            rd.draw(self.pics[s], t, ring, self.rot[s], grb[s])
         cap = self.cap
         level = rd.budget_level(sum(sums) * cap // 255, self.budget)
         if level != self.level or self.blanked:

@@ -67,6 +67,12 @@ YES = (0, 200, 60)
 NO = (200, 0, 0)
 SIDES = ((200, 180, 120), (40, 60, 255), (200, 0, 160), (255, 120, 0), (255, 120, 0))
 RESULTS = ("red", "black", "detective", "no")
+# what the current budget counts a ring for (`allowance`)
+_DIM_SUM = sum(DIM)
+_CURSOR_SUM = sum(CURSOR)
+_CHOSEN_SUM = sum(CHOSEN)
+_COUNT_SUM = sum(COUNT)
+_FAULT_SUM = sum(FAULT_C)
 # an answer's colour by result: each as bright as the others (its strongest channel 200)
 ANSWER = ((200, 0, 0), (40, 60, 200), (0, 200, 60), (200, 120, 0))
 MARK = (200, 200, 200)
@@ -394,18 +400,19 @@ def cap_byte(cap):
 _LUTS = {}
 
 
-def render(pic, t=0.0, size=12, rotation=0, cap=1.0):
+def render(pic, t=0.0, size=12, rotation=0, cap=1.0, level=256):
     """The ring's pixels (a list of (r, g, b)) for picture bytes `pic` at time `t`, under
-    the brightness cap `cap` (0-1): what draw() gives the strip and the controller dims it
-    to (the same integer table), so every backend shows exactly the same pixels."""
+    the brightness cap `cap` (0-1) and the current budget's `level` (0-256, budget_level):
+    what draw() gives the strip and the controller dims it to (the same integer table), so
+    every backend shows exactly the same pixels."""
     out = bytearray(size * 3)
     draw(pic, t, size, rotation, out)
     c = cap_byte(cap)
-    if c < 255:
-        lut = _LUTS.get(c)
+    if c < 255 or level < 256:
+        lut = _LUTS.get(c * 512 + level)
         if lut is None:
-            lut = _LUTS[c] = bytearray(256)
-            shade_table(lut, c, 256)
+            lut = _LUTS[c * 512 + level] = bytearray(256)
+            shade_table(lut, c, level)
         shade(out, out, 0, size * 3, lut)
     return [(out[j + 1], out[j], out[j + 2]) for j in range(0, size * 3, 3)]
 
@@ -445,6 +452,23 @@ def animated(pic, size=12):
     if (kind == PICK_WIDE or kind == VOTE_WIDE) and len(pic) >= 8:  # noqa: SIM109
         return pic[1] > size and (pic[6] != 0 or pic[7] != 0)
     return kind == CHECK and len(pic) > 3 and pic[3] > size
+
+
+def allowance(pic, size=12):
+    """What a ring showing `pic` is counted for in the current budget (a channel sum, like
+    draw()'s). Never what a private picture shows: every ring on a controller dims by the
+    same level, so a budget worked out from a cursor's place, a ballot or a card would show
+    them on every ring, and which rings show anything at night is itself a secret. So every
+    picture but the public ones is counted as the most any private picture can light (a pick
+    of every seat, its cursor and its choice); a countdown (the speaker's, on the room's
+    screen too) and a fault as the most they can light. The level then changes only when a
+    countdown or a fault comes or goes."""
+    kind = pic[0] if len(pic) else DARK
+    if kind == COUNTDOWN:
+        return size * _COUNT_SUM
+    if kind == FAULT:
+        return size * _FAULT_SUM
+    return (size - 2) * _DIM_SUM + _CURSOR_SUM + _CHOSEN_SUM
 
 
 def budget_level(frame_sum, budget_ma, ma_per_channel=20):

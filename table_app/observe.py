@@ -26,6 +26,7 @@ from __future__ import annotations
 import dataclasses
 import heapq
 import json
+import os
 import queue
 import tempfile
 from collections.abc import Callable
@@ -34,14 +35,18 @@ from pathlib import Path
 from typing import Any
 
 from firmware_bridge import ringdraw as rd
+from firmware_bridge.fwconfig import BUDGET_MA
 
 from .clock import FakeClock
 from .pads import FakePads, GrammarConfig
 from .pads.grammar import presses_to
-from .pads.rings import Countdown, Dark, Fault, Picture, render
+from .pads.multi import JACKS
+from .pads.rings import Countdown, Dark, Fault, Picture, budget_level, render
 from .rules import BUILTIN_FORMATS, Format, find_format, formats_beside, run_script
 from .rules.script import HouseFormats, Replay
 from .screen.model import public_state
+from .settings import ENV as SETTINGS_ENV
+from .settings import Settings, SettingsError, load_settings
 from .table.app import TableApp
 from .table.config import Host, Input, Tick
 from .table.core import Table
@@ -129,15 +134,35 @@ def plan_phases(replay: Replay) -> dict[str, PhasePlan]:
 class WatchedPads(FakePads):
     """Fake pads that print every change of a ring's light as it happens."""
 
-    def __init__(self, seats: int, sink: Any, clock: FakeClock, emit: Emit) -> None:
+    def __init__(self, seats: int, sink: Any, clock: FakeClock, emit: Emit,
+                 ring: int = 12, controller_of: dict[int, int] | None = None,
+                 budget_ma: int = BUDGET_MA) -> None:
         super().__init__(seats, sink, clock)
         self.emit = emit
-        dark = _hex(render(Dark()))
+        self.ring_size = ring
+        #: each seat's controller (0, 1, 2): 12 jacks a controller, seat k on jack k unless
+        #: the settings' pads.rings say otherwise
+        self.controller_of = controller_of or {s: (s - 1) // JACKS for s in range(1, seats + 1)}
+        self.budget_ma = budget_ma
+        dark = _hex(render(Dark(), size=ring))
         self.lit: dict[int, list[str]] = {s: list(dark) for s in range(1, seats + 1)}
+
+    def level_of(self, seat: int) -> int:
+        """The current budget's level on seat's controller, as its firmware works it out:
+        its twelve jacks' allowances (a jack with no pad shows dark), under the cap."""
+        mine = self.controller_of[seat]
+        shown = [p for s, p in self.pictures.items() if self.controller_of[s] == mine]
+        shown += [Dark()] * (JACKS - len(shown))
+        assert self.budget_ma is not None
+        return budget_level(shown, self.light_cap, self.budget_ma, self.table, self.ring_size)
 
     def _show(self, seat: int, picture: Picture) -> None:
         super()._show(seat, picture)
-        self.look(seat, self.clock.now())
+        now = self.clock.now()
+        # a picture may move its controller's budget, and so every ring on it
+        for other in range(1, self.seats + 1):
+            if self.controller_of[other] == self.controller_of[seat]:
+                self.look(other, now)
 
     def _cap_changed(self) -> None:
         now = self.clock.now()
@@ -357,6 +382,21 @@ class ScriptPlayers:
 
 
 # -- the run ----------------------------------------------------------------------------------
+def table_settings() -> Settings:
+    """The table's settings as observe plays them: the defaults, but for a settings file
+    named by TABLE_APP_SETTINGS (its light caps, its pads' seats, ring and controllers);
+    never the user's own settings file, so a run is the same on every machine."""
+    path = os.environ.get(SETTINGS_ENV)
+    return load_settings(Path(path)) if path else Settings()
+
+
+def _controllers(settings: Settings, n: int) -> dict[int, int]:
+    """Each seat's controller: seat k's ring is jack `pads.rings[k-1]` (or k), 12 a
+    controller."""
+    rings = settings.rings or []
+    return {s: ((rings[s - 1] if s <= len(rings) else s) - 1) // JACKS for s in range(1, n + 1)}
+
+
 def _builtin(fmt: Format) -> bool:
     """Whether `fmt` is a built-in format (a house file may reuse a built-in's id)."""
     return fmt.id in BUILTIN_FORMATS and find_format(fmt.id) is fmt
@@ -380,7 +420,8 @@ def play(text: str, press_at: float = 3.0, seed: int = 0, lang: str = "en",
     clock = FakeClock()
     inbox: queue.Queue[Input] = queue.Queue()
     n = replay.game.n
-    pads = WatchedPads(n, inbox.put, clock, emit)
+    settings = table_settings()
+    pads = WatchedPads(n, inbox.put, clock, emit, settings.ring, _controllers(settings, n))
     voice = WatchedVoice(clock, emit)
     with tempfile.TemporaryDirectory() as d:
         app = TableApp(pads, voice, clock, Path(d) / "observe.journal", inbox,
@@ -388,7 +429,8 @@ def play(text: str, press_at: float = 3.0, seed: int = 0, lang: str = "en",
         table = app.open(fmt.id, n, lang, "app",
                          replay.seed if replay.seed is not None else seed,
                          format_file=None if _builtin(fmt) else fmt.source,
-                         roles=replay.dealt, options=replay.options)
+                         roles=replay.dealt, options=replay.options,
+                         caps=(settings.night_cap, settings.day_cap))
         players = ScriptPlayers(pads, plan_phases(replay), press_at)
         screen: list[dict[str, Any]] = [{}]
 
@@ -540,7 +582,7 @@ def main(path: str, press_at: float, seed: int, lang: str) -> int:
         return 2
     try:
         lines = observe(text, press_at, seed, lang, house=formats_beside(Path(path).parent))
-    except ScriptError as exc:
+    except (ScriptError, SettingsError) as exc:
         print(str(exc), file=sys.stderr)
         return 2
     sys.stdout.write("".join(format_line(line) + "\n" for line in lines))

@@ -16,6 +16,7 @@ from pad_rigs import SerialRig, until
 
 from firmware_bridge import fwconfig
 from firmware_bridge import padlink as pl
+from firmware_bridge import ringdraw as rd
 from firmware_bridge.picosim import FIRMWARE, Firmware, micropython
 from table_app.clock import MonotonicClock
 from table_app.firmware import FILES  # every file the install copies
@@ -359,19 +360,29 @@ def rig() -> Iterator[SerialRig]:
     r.close()
 
 
+def _full(*rgb: int) -> tuple[int, ...]:
+    """A colour as twelve rings at full brightness give it: under the current budget's level
+    for twelve rings each counted for the most a private picture may light."""
+    level = rd.budget_level(12 * rd.allowance(b"", 12), fwconfig.BUDGET_MA)
+    return tuple(v * level >> 8 for v in rgb)
+
+
 def _lit(px: list[tuple[int, int, int]]) -> int:
     return sum(1 for p in px if any(p))
 
 
 def test_the_controller_draws_the_pictures_it_is_sent(rig: SerialRig) -> None:
-    # seat by seat, pixel for pixel what the Pi's own drawing gives (all of them lit at
-    # once would go past the current budget and be dimmed: that has its own test)
+    # seat by seat, pixel for pixel what the Pi's own drawing gives, under the current
+    # budget's level (every ring counted for the most a private picture may light)
+    level = rd.budget_level(12 * rd.allowance(b"", 12), fwconfig.BUDGET_MA)
+    assert level < 256                   # at full brightness, twelve such rings are too much
     for i, pic in enumerate(PICTURES):
         if isinstance(pic, Countdown | Fault):
             continue                             # animated: checked below
         seat = 1 + i % 12
         rig.panel.show(seat, pic)
-        want = [tuple(c) for c in render(pic, 0.0)]
+        want = [tuple(c) for c in render(pic, 0.0, level=level)]
+        assert want == [tuple(c) for c in rig.backend.pixels(seat, 0.0)]
         assert rig.fw.wait_ring(seat, lambda px, w=want: px == w), (seat, pic)
         rig.panel.show(seat, Dark())
     # a countdown counts down on the controller by itself
@@ -400,7 +411,8 @@ def test_total_brightness_stays_within_the_current_budget(rig: SerialRig) -> Non
 
 def test_the_night_cap_dims_every_ring(rig: SerialRig) -> None:
     rig.panel.show(1, Pick(frozenset({2}), cursor=2))
-    assert rig.fw.wait_ring(1, lambda px: px[1] == (255, 255, 255))
+    full = 255 * rd.budget_level(12 * rd.allowance(b"", 12), fwconfig.BUDGET_MA) >> 8
+    assert rig.fw.wait_ring(1, lambda px: px[1] == (full,) * 3)   # the budget's level
     rig.backend.set_brightness(64)
     assert rig.fw.wait_ring(1, lambda px: px[1] == (64, 64, 64))
 
@@ -424,7 +436,7 @@ def test_under_the_night_cap_the_pi_sees_the_light_the_rings_give(rig: SerialRig
 def test_link_cut_mid_game_and_restored(rig: SerialRig) -> None:
     rig.panel.ask(3, [1, 2, 4])
     rig.tap(3)                       # from nobody to the first eligible seat, seat 1
-    assert rig.fw.wait_ring(3, lambda px: px[0] == (255, 255, 255))
+    assert rig.fw.wait_ring(3, lambda px: px[0] == _full(255, 255, 255))
     rig.fw.relay.cut()                                          # the cable is pulled
     time.sleep(0.3)
     faults = [e for e in _drain(rig) if isinstance(e, PadLink)]
@@ -440,7 +452,8 @@ def test_link_cut_mid_game_and_restored(rig: SerialRig) -> None:
     faults += [e for e in after if isinstance(e, PadLink)]
     assert [f.up for f in faults][:1] == [False] and any(f.up for f in faults)
     # the whole ring state comes back
-    assert rig.fw.wait_ring(3, lambda px: px[0] == (255, 255, 255) and px[3] == (64, 64, 64))
+    assert rig.fw.wait_ring(3, lambda px: px[0] == _full(255, 255, 255)
+                            and px[3] == _full(64, 64, 64))
     # presses made after the reconnect all arrive, in order
     edges = [e for e in after if isinstance(e, PadEdge)]
     for _ in range(5):
@@ -503,7 +516,7 @@ def test_bytes_put_on_the_cable_wait_for_a_pad_that_is_behind(rig: SerialRig) ->
     rig.fw.relay.to_pad(b"\x03\x04" + bytes(64))
     assert rig.fw.proc.poll() is None
     rig.panel.show(2, CheckShown(4, "red"))
-    assert rig.fw.wait_ring(2, lambda px: px[3] == (200, 0, 0), timeout=10)
+    assert rig.fw.wait_ring(2, lambda px: px[3] == _full(200, 0, 0), timeout=10)
 
 
 def test_ctrl_c_on_the_link_is_just_a_byte(rig: SerialRig) -> None:
@@ -511,7 +524,7 @@ def test_ctrl_c_on_the_link_is_just_a_byte(rig: SerialRig) -> None:
     time.sleep(0.3)
     assert rig.fw.proc.poll() is None
     rig.panel.show(2, CheckShown(4, "red"))
-    assert rig.fw.wait_ring(2, lambda px: px[3] == (200, 0, 0))
+    assert rig.fw.wait_ring(2, lambda px: px[3] == _full(200, 0, 0))
 
 
 def test_a_silent_host_darkens_every_ring(rig: SerialRig) -> None:
@@ -982,3 +995,26 @@ def test_a_pad_left_alone_for_days_still_answers_at_once() -> None:
                  "print(sent(E.scan(e.st, bits(4), later + 15, e.slots)))\n")
     assert out[0] == pl.frame(pl.EDGE, 3, bytes([3, 1]) + pl.p32(1100 + (1 << 29) + 1000),
                               bytes(8)).hex()
+
+
+def test_the_budget_does_not_tell_a_private_picture(rig: SerialRig) -> None:
+    """At full brightness the budget engages. Seat 1's ring (a public countdown) must give
+    the same light whatever the other rings privately show: a cursor on one seat or
+    another, a ballot cast or not, eleven dark rings or eleven picking ones. The controller
+    once dimmed every ring by what they showed (seat 1's amber 49 or 42 by two voters'
+    ballots)."""
+    rig.panel.show(1, Countdown(600, 600))
+    assert rig.fw.wait_ring(1, lambda px: _lit(px) == 12)
+    seen = []
+    for others in ([Dark()] * 11,
+                   [Vote(frozenset(range(1, 13)), cursor=2 + s % 10, chosen=1 + s)
+                    for s in range(11)],
+                   [Pick(frozenset(range(1, 13)), cursor=12)] * 11,
+                   [Pick(frozenset({3}), cursor=None)] + [Dark()] * 10):
+        for seat, pic in enumerate(others, 2):
+            rig.panel.show(seat, pic)
+        want = [tuple(c) for c in render(others[-1], 0.0,
+                                         level=rig.backend.level_of(12))]
+        assert rig.fw.wait_ring(12, lambda px, w=want: px == w), (others[-1], want)
+        seen.append(rig.fw.ring(1))
+    assert all(px == seen[0] for px in seen), seen

@@ -389,3 +389,41 @@ def test_with_roles_hidden_the_sorcerers_take_lands_when_his_time_is_up() -> Non
     text = _hidden(script("city", CITY18, "night\nday\nvote 1: 2 3 4 5\ntake 1 3\n"))
     lines, table = play(text)
     assert [(o.seat, o.by) for o in table.game.outcome().out] == [(1, "vote"), (3, "sorcerer")]
+
+
+def test_at_raised_caps_the_budget_tells_no_ballot(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both caps at 1.0 (a settings file, as `observe` takes it from TABLE_APP_SETTINGS): the
+    controller's current budget engages, and every ring dims by its level. Seats 3 and 5
+    swap their ballots (the totals are the same): every other ring must give the same light.
+    The budget once counted what the rings showed, so a third seat's amber was 49 or 42 by
+    where two others' cursors and ballots were."""
+    settings = tmp_path / "settings.toml"
+    settings.write_text("[light]\nnight_cap = 1.0\nday_cap = 1.0\n", encoding="utf-8")
+    monkeypatch.setenv("TABLE_APP_SETTINGS", str(settings))
+    body = ("night\nshogun 1\nyakuza 1\ndoctor 2\nday\nnominate 2 7\nnominate 4 8\n"
+            "vote 7: 3 6 9\nvote 8: 5 10 11\nnight\n")
+    a = script("yakuza", YAKUZA, body)
+    b = a.replace("vote 7: 3 6 9\nvote 8: 5 10 11", "vote 7: 5 6 9\nvote 8: 3 10 11")
+    assert_same(a, b, {3, 5})
+    # the file's caps are the table's: a night cursor is as bright as the budget lets twelve
+    # rings be (the default night cap, 0.25, would give 64)
+    from firmware_bridge import ringdraw as rd
+    from firmware_bridge.fwconfig import BUDGET_MA
+    level = rd.budget_level(12 * rd.allowance(b"", 12), BUDGET_MA)
+    brightest = max(int(p[i:i + 2], 16) for ln in observe(a) if "ring" in ln
+                    for p in ln["pixels"] for i in (0, 2, 4))
+    assert brightest == 255 * level >> 8 > 64
+
+
+def test_a_settings_file_observe_cannot_use_is_one_line(tmp_path: Path) -> None:
+    settings = tmp_path / "settings.toml"
+    settings.write_text("[light]\nday_cap = 7\n", encoding="utf-8")
+    path = tmp_path / "g.script"
+    path.write_text(script("yakuza", YAKUZA, "night\n"), encoding="utf-8")
+    import os
+    proc = subprocess.run([sys.executable, "-m", "table_app", "observe", str(path)],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "TABLE_APP_SETTINGS": str(settings)})
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert len(proc.stderr.strip().splitlines()) == 1 and "day_cap" in proc.stderr

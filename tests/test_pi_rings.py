@@ -27,6 +27,7 @@ from table_app.pads.rings import (
     RoleCard,
     Vote,
     YesNo,
+    budget_level,
     render,
 )
 
@@ -77,9 +78,12 @@ def test_every_picture_comes_out_of_its_ring_as_drawn(rig: GpioRingRig) -> None:
     b.rings.draw()
     got = on_rings(rig.spi, mark)
     assert sorted(got) == list(range(1, 13))
-    assert current_ma(got) < 1500    # the budget does not dim these: the pictures as drawn
+    assert current_ma(got) < 1500
+    # dimmed by the budget's level worked out from the rings' allowances (the most a
+    # private picture may light), never from what they show: the same for any pictures
+    level = budget_level(PICTURES, 0.6, 1500)
     for seat, pic in enumerate(PICTURES, 1):
-        want = render(pic, b.age(seat), 12, turns[seat - 1], 0.6)
+        want = render(pic, b.age(seat), 12, turns[seat - 1], 0.6, level=level)
         assert got[order[seat - 1]] == want, (seat, pic)
         assert want == b.pixels(seat)        # what the host screen shows of that ring
 
@@ -92,8 +96,8 @@ def test_the_current_budget_dims_the_table_as_the_controller_does(rig: GpioRingR
     got = on_rings(rig.spi)
     full = {s: render(b.pictures[s], 0.0) for s in range(1, 13)}
     assert current_ma(full) > 1500                          # undimmed it would be too much
-    assert 0.9 * 1500 < current_ma(got) <= 1500             # dimmed to the budget, not dark
-    level = rd.budget_level(sum(sum(p) for px in full.values() for p in px), 1500)
+    assert 0.8 * 1500 < current_ma(got) <= 1500             # dimmed within the budget
+    level = rd.budget_level(12 * rd.allowance(b"", 12), 1500)   # from the allowances
     assert got[1][0] == tuple(v * level >> 8 for v in full[1][0])    # the controller's table
 
 
@@ -197,14 +201,13 @@ def test_a_whole_game_s_pictures_come_out_of_the_pi_s_rings(tmp_path: Any, fmt_i
         mark = len(spi.sent)
         gpio.rings.draw()
         got = on_rings(spi, mark)
-        drawn = sum(sum(p) for s in range(1, 13)
-                    for p in render(gpio.pictures[s], gpio.age(s)))
-        level = rd.budget_level(drawn * rd.cap_byte(gpio.light_cap) // 255, 1500)
+        # the budget's level from the rings' allowances, never from what they show
+        level = budget_level([gpio.pictures[s] for s in range(1, 13)], gpio.light_cap, 1500)
         for ring, px in got.items():
-            want = render(gpio.pictures[ring], gpio.age(ring), 12, 0, gpio.light_cap)
-            if level < 256:
-                want = [tuple(v * level >> 8 for v in p) for p in want]
+            want = render(gpio.pictures[ring], gpio.age(ring), 12, 0, gpio.light_cap,
+                          level=level)
             assert px == want, (ring, gpio.pictures[ring])
+            assert px == gpio.pixels(ring)          # and what the host screen shows of it
             seen.add(type(gpio.pictures[ring]).__name__)
 
     def tee(seat: int, picture: Any) -> None:
@@ -271,12 +274,11 @@ def test_a_whole_game_plays_from_the_pi_s_buttons_and_rings(tmp_path: Any, fmt_i
             gpio.rings.written.clear()      # every ring written again, as once a second
             gpio.rings.draw()
             got = on_rings(spi, mark)
-            drawn = sum(sum(p) for s in range(1, 13)
-                        for p in render(gpio.pictures[s], gpio.age(s)))
-            level = rd.budget_level(drawn * rd.cap_byte(gpio.light_cap) // 255, 1500)
+            level = budget_level([gpio.pictures[s] for s in range(1, 13)], gpio.light_cap,
+                                 1500)
             for ring in range(1, 13):
-                want = render(gpio.pictures[ring], gpio.age(ring), 12, 0, gpio.light_cap)
-                want = [tuple(v * level >> 8 for v in p) for p in want]
+                want = render(gpio.pictures[ring], gpio.age(ring), 12, 0, gpio.light_cap,
+                              level=level)
                 assert got[ring] == want, (turn, ring, gpio.pictures[ring])
             checked += 1
     finally:
@@ -285,3 +287,26 @@ def test_a_whole_game_plays_from_the_pi_s_buttons_and_rings(tmp_path: Any, fmt_i
     assert app.table.game.winner and checked >= 5
     edges = [e for e in app.entries if e["k"] == "edge"]
     assert len(edges) > 40           # the game was played on the pins
+
+
+def test_the_budget_dims_by_what_the_room_may_know_not_by_private_pictures(
+        rig: GpioRingRig) -> None:
+    """At raised caps the budget engages; its level must not say where a cursor is, what a
+    ballot or a card shows, or which seats are awake: only countdowns and faults count as
+    they are, every other ring as the most a private picture may light."""
+    b = rig.backend
+    b.set_cap(1.0)
+    levels = set()
+    for private in ([Dark()] * 12,
+                    [Vote(frozenset(range(1, 13)), cursor=s, chosen=s % 12 + 1)
+                     for s in range(1, 13)],
+                    [Pick(frozenset({2, 3}), cursor=2)] + [Dark()] * 11,
+                    [RoleCard("mafia", 3), CheckShown(4, "black")] + [Dark()] * 10):
+        for seat, pic in enumerate(private, 1):
+            b.show(seat, pic)
+        b.rings.draw()
+        levels.add(budget_level(private, 1.0, 1500))
+        got = on_rings(rig.spi)
+        # seat 1's ring is drawn under that one level, whatever the others show
+        assert got[1] == render(b.pictures[1], b.age(1), 12, 0, 1.0, level=min(levels))
+    assert len(levels) == 1 and levels.pop() < 256      # engaged, and the same every time

@@ -151,11 +151,28 @@ class PadBackend:
     def _cap_changed(self) -> None:
         pass
 
+    #: the most current (mA) its rings may draw together, where the hardware dims them to a
+    #: budget (the pad controller, the Pi's ring board); None: no budget
+    budget_ma: int | None = None
+
+    def level_of(self, seat: int) -> int:
+        """The budget's level (0-256) seat's ring is dimmed to now, as the hardware works it
+        out: from every ring's allowance (rings.budget_level), never from a private
+        picture's pixels. A jack with no seat counts as a dark ring."""
+        if self.budget_ma is None:
+            return 256
+        from .rings import budget_level
+        shown: list[Picture] = [self.pictures[s] for s in range(1, self.seats + 1)]
+        shown += [Dark()] * (self.inputs - self.seats)
+        return budget_level(shown, self.light_cap, self.budget_ma, self.table, self.ring_size)
+
     def pixels(self, seat: int, now: float | None = None) -> list[tuple[int, int, int]]:
-        """The light seat's ring gives now: its picture, animated, after the cap."""
+        """The light seat's ring gives now: its picture, animated, after the cap and the
+        budget."""
         from .rings import render
         return render(self.pictures[seat], self.age(seat, now), self.ring_size,
-                      self.rotation.get(seat, 0), self.light_cap, self.table)
+                      self.rotation.get(seat, 0), self.light_cap, self.table,
+                      self.level_of(seat))
 
     def encode(self, picture: Picture) -> bytes:
         """The picture's bytes as this table's rings draw them (see rings.encode)."""

@@ -203,6 +203,7 @@ class GpioPads(PadBackend):
             self.close()
             raise PadError(str(exc)) from exc
         self.spi = spi
+        self.budget_ma = wiring.budget_ma       # the host's view of a ring dims as it does
         self.rings = RingWriter(
             self.seats, spi, self._select, self._picture_bytes,
             lambda: rd.cap_byte(self.light_cap),

@@ -206,7 +206,8 @@ class RingWriter:
         for seat in range(1, self.seats + 1):
             pic, age = self.picture(seat)
             out = bytearray(3 * PIXELS)
-            total += rd.draw(pic, age, PIXELS, self.turn(seat), out)
+            rd.draw(pic, age, PIXELS, self.turn(seat), out)
+            total += rd.allowance(pic, PIXELS)    # never what a private picture shows
             grb[self.ring_of(seat)] = out
         cap = self.cap()
         level = rd.budget_level(total * cap // 255, self.budget_ma)

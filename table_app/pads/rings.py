@@ -139,10 +139,19 @@ def _seat(s: int | None) -> int:
 
 
 def render(picture: Picture, t: float = 0.0, size: int = 12, rotation: int = 0,
-           cap: float = 1.0, table: int = 12) -> list[RGB]:
+           cap: float = 1.0, table: int = 12, level: int = 256) -> list[RGB]:
     """The ring's pixels `t` seconds after the picture was shown, turned by `rotation`, at
-    a table of `table` seats."""
-    return rd.render(encode(picture, table, size), t, size, rotation, cap)
+    a table of `table` seats, under the cap and its controller's budget `level` (0-256)."""
+    return rd.render(encode(picture, table, size), t, size, rotation, cap, level)
+
+
+def budget_level(pictures: list[Picture], cap: float, budget_ma: int, table: int = 12,
+                 size: int = 12) -> int:
+    """The level (0-256) a controller whose rings show `pictures` (one a jack, Dark where
+    no pad is) dims every ring to under `cap`, as its firmware works it out: from each
+    ring's allowance (ringdraw.allowance), never from what a private picture shows."""
+    total = sum(rd.allowance(encode(p, table, size), size) for p in pictures)
+    return rd.budget_level(total * rd.cap_byte(cap) // 255, budget_ma)
 
 
 def led_level(picture: Picture, t: float = 0.0, cap: float = 1.0) -> float:

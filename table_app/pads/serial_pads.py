@@ -144,7 +144,7 @@ class SerialPads(PadBackend):
         self.silence = silence
         self.backoff = backoff
         self.cap = cap
-        self.budget_ma = budget_ma
+        self.budget_ma: int = budget_ma
         self.reader: Any = None
         self.connected = threading.Event()
         self.error: str | None = None

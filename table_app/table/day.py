@@ -153,7 +153,7 @@ class DayFlow:
         ctx.questions.stop()
         pick, self.take_pick = self.take_pick, None
         if pick is not None and pick[1] is not None and ctx.game.takes_along(pick[0]):
-            seat, target = pick
+            seat, target = pick[0], pick[1]
             if ctx.record(A.Take(seat, target),
                           lambda: ctx.writer.line(f"take {seat} {target}"), "take"):
                 ctx.after()
