@@ -136,6 +136,8 @@ class TableApp:
         except JournalUnreadable as exc:
             self._set_aside(str(exc))
             self.journal = Journal(self.journal_path, self.sync)
+        if new and self.journal.entries:
+            self._keep_before_new()
         entries = [] if new else self.journal.entries
         if not entries:
             return None
@@ -165,6 +167,25 @@ class TableApp:
         self.resumed = False
         self.clock = self.base_clock
         return None
+
+    def _keep_before_new(self) -> None:
+        """--new over a journal whose game is over: that game goes to its keepers first (the
+        records), and one they could not take keeps its journal, moved aside; --new emptied
+        it, and a game the records had not got was gone."""
+        assert self.journal is not None
+        self.entries = list(self.journal.entries)     # (the recorder takes its id here)
+        try:
+            self._rebuild()
+        except Exception:       # a game that cannot be set up again: --new as the host asked
+            self.table = None
+        try:
+            if self.table is not None and self.table.stage == "over" \
+                    and not self._keep_finished():
+                self.journal.close()
+                self._set_aside("its finished game could not be recorded", label="unrecorded")
+                self.journal = Journal(self.journal_path, self.sync)
+        finally:
+            self.table, self.entries = None, []
 
     def _set_aside(self, why: str, label: str = "unreadable") -> None:
         aside = set_aside(self.journal_path, label=label)

@@ -52,15 +52,26 @@ class Journal:
         # the live game's journal under it
         self._lock = _hold_lock(Path(os.path.realpath(self.path)))
         try:
-            # read (and judge) what is there before anything is written to it
-            self.entries, self.notes = Journal.load(self.path)
+            if self.path.is_dir():
+                raise JournalError(f"{self.path} is a folder, not a journal")
+            # the journal holds the deal's seed and every secret choice: the owner's eyes
+            # only, whatever the umask
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         except BaseException:
             os.close(self._lock)
             raise
-        # the journal holds the deal's seed and every secret choice: the owner's eyes only,
-        # whatever the umask
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        os.fchmod(fd, 0o600)
+        try:
+            # the lock held on the file itself, whatever name it was opened by: a second
+            # name for it (a hard link) had a lock file of its own, and two tables wrote
+            # one journal, the second game's start among the first's entries
+            _hold_file(fd, self.path)
+            os.fchmod(fd, 0o600)
+            # read (and judge) what is there before anything is written to it
+            self.entries, self.notes = Journal.load(self.path)
+        except BaseException:
+            os.close(fd)
+            os.close(self._lock)
+            raise
         self._fd = fd
         # where the entries end: before the zeros written ahead, and before a line torn by a
         # kill or a full disk, which is cleared so the next entry starts clean
@@ -222,9 +233,22 @@ def _hold_lock(path: Path) -> int:
         os.close(fd)
         raise JournalError(f"{path} is in use by another table-app (process {holder or '?'}); "
                            f"close it first, or choose another --journal") from None
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    try:                        # who holds it, for the message; a full disk keeps it unsaid
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, str(os.getpid()).encode(), 0)
+    except OSError:
+        pass
     return fd
+
+
+def _hold_file(fd: int, path: Path) -> None:
+    """The journal's own file locked (flock follows the file, not its name)."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        raise JournalError(f"{path} is in use by another table-app (the same file under "
+                           f"another name); close it first, or choose another "
+                           f"--journal") from None
 
 
 def encode(inp: Input, t: float) -> dict[str, Any]:
