@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from .store import Records, RecordsError, sync
+from .store import Records, RecordsError, send
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:   # type: ignore[type-arg]
@@ -156,6 +156,10 @@ def _run(args: argparse.Namespace) -> int:
         url = args.to or s.records_url
         if not url:
             raise RecordsError("no league database: give --to URL or set records.url")
-        sent, same = sync(db, Records(url))
-        print(f"{sent} games sent, {same} already there")
+        got = send(db, Records(url))
+        print(f"{got.sent} games sent, {got.same} already there")
+        for gid, why in got.held:
+            print(f"game {gid} is not sent, and waits: {why}")
+        if got.held:
+            return 1
     return 0

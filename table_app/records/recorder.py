@@ -28,8 +28,8 @@ from .store import (
     default_url,
     from_script,
     plausible_end,
+    send,
     sqlite_file,
-    sync,
 )
 
 NAMESPACE = uuid.UUID("6d2b7f4e-3c55-4a8e-9d0a-7f1b2c3d4e5f")
@@ -74,9 +74,17 @@ class Recorder:
         self.sleep = sleep or self._stop.wait
         #: the wall clock (a Pi without a clock and no network says 1970: see plausible_end)
         self.wall: Callable[[], datetime] = lambda: datetime.now(UTC)
+        #: games the league refused at the last sync, with why (they wait; the rest went);
+        #: each said once on the host's screen
+        self.held: list[tuple[str, str]] = []
+        self.told: set[str] = set()
 
     def __call__(self, table: Any) -> None:
         self.keep(table)
+        for gid, why in list(self.held):         # (found by the sender's thread)
+            if gid not in self.told:
+                self.told.add(gid)
+                table.note(f"game {gid[:8]} is not sent to the league: {why}")
 
     def keep(self, table: Any) -> bool:
         """Record the table's game once it is over; True when it is kept safe: in the
@@ -157,10 +165,31 @@ class Recorder:
             part = path.with_name(path.name + extra)
             if part.exists():
                 part.rename(aside.with_name(aside.name + extra))
-        self.note(f"the records were damaged: moved aside as {aside.name}, and a new "
-                  f"database made (the old one's games can be imported from a backup)")
         self.records = Records(url)
+        self.note(f"the records were damaged: moved aside as {aside.name}, and a new "
+                  f"database made; {self._recover(aside)}")
         return self.records.record(rec)
+
+    def _recover(self, aside: Path) -> str:
+        """The games of a damaged records file that can still be read, into the new one
+        (they were left behind: the club's history gone with one bad page); what it says."""
+        from .salvage import salvage
+        assert self.records is not None
+        try:
+            found = salvage(aside)
+        except OSError as e:
+            return f"its games could not be read ({e.strerror or e})"
+        taken = 0
+        for game in found.games:
+            try:
+                taken += self.records.record(game)
+            except RecordsError:
+                found.lost.append(game.id)
+        said = f"{taken} of its games recovered into it"
+        if found.lost:
+            said += (f"; {len(found.lost)} could not be read (find them in a backup): "
+                     + ", ".join(sorted(found.lost)))
+        return said
 
     def _wait(self, rec: GameRecord) -> Path:
         """The game in a file of its own that waits for the records (an export: `records
@@ -201,9 +230,13 @@ class Recorder:
             wait = next(waits)
             while True:
                 try:
-                    sent, _ = sync(local, Records(url))          # type: ignore[arg-type]
-                    if sent:
-                        self.note(f"games sent to the league: {sent}")
+                    got = send(local, Records(url))          # type: ignore[arg-type]
+                    if got.sent:
+                        self.note(f"games sent to the league: {got.sent}")
+                    for gid, why in got.held:
+                        self.note(f"game {gid[:8]} is not sent to the league, and waits: "
+                                  f"{why}")
+                    self.held = got.held
                     return
                 except RecordsError as e:
                     self.note(f"the league's records are out of reach ({e}); the games wait "

@@ -22,6 +22,7 @@ from typing import Any, Concatenate, ParamSpec, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from ..limits import NAME_COLUMN, NAME_LIMIT
 from ..paths import state_dir
 from ..rules import run_script
 from ..rules.roles import ROLE
@@ -33,7 +34,7 @@ meta = sa.MetaData()
 players = sa.Table(
     "players", meta,
     sa.Column("id", sa.Integer, primary_key=True),
-    sa.Column("name", sa.String(80), nullable=False, unique=True),
+    sa.Column("name", sa.String(NAME_COLUMN), nullable=False, unique=True),
 )
 games = sa.Table(
     "games", meta,
@@ -44,11 +45,11 @@ games = sa.Table(
     sa.Column("options", sa.Text, nullable=False),
     sa.Column("started", sa.String(32), nullable=False),
     sa.Column("ended", sa.String(32), nullable=False),
-    sa.Column("host", sa.String(80), nullable=False),
+    sa.Column("host", sa.String(NAME_COLUMN), nullable=False),
     sa.Column("winner", sa.String(20)),
     sa.Column("script", sa.Text, nullable=False),
-    sa.Column("club", sa.String(80), nullable=False, server_default=""),
-    sa.Column("table_name", sa.String(80), nullable=False, server_default=""),
+    sa.Column("club", sa.String(NAME_COLUMN), nullable=False, server_default=""),
+    sa.Column("table_name", sa.String(NAME_COLUMN), nullable=False, server_default=""),
     sa.Column("synced", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("dated", sa.String(8), nullable=False, server_default="clock"),
 )
@@ -57,7 +58,7 @@ seats = sa.Table(
     sa.Column("game_id", sa.String(36), sa.ForeignKey("games.id"), primary_key=True),
     sa.Column("seat", sa.Integer, primary_key=True),
     sa.Column("player_id", sa.Integer, sa.ForeignKey("players.id")),
-    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("name", sa.String(NAME_COLUMN), nullable=False),
     sa.Column("role", sa.String(20), nullable=False),
     sa.Column("side", sa.String(20), nullable=False),
     sa.Column("won", sa.Boolean, nullable=False),
@@ -71,6 +72,11 @@ seats = sa.Table(
 class RecordsError(Exception):
     """The records cannot be used: a bad URL, a database that cannot be reached, a bad
     import file. The message says which."""
+
+
+class GameRefused(RecordsError):
+    """A database that is there and working refused this one game (a value its schema does
+    not take): the others can still go."""
 
 
 @dataclass
@@ -164,15 +170,16 @@ def from_script(script: str, names: dict[int, str] | None = None, host: str = ""
         role = game.roles[s]
         side = ROLE[role].side if role in ROLE else ""
         o = out.get(s)
-        seats_.append(SeatRecord(s, (names.get(s) or f"seat {s}")[:80], role, side,
+        seats_.append(SeatRecord(s, (names.get(s) or f"seat {s}")[:NAME_COLUMN], role, side,
                                  won=_won(outcome.winner, side, role), survived=o is None,
                                  fouls=int(game.fouls[s]),
                                  out_phase=o.phase if o else None, out_by=o.by if o else None))
     stamp = ended or now_text()
     return GameRecord(id=game_id or str(uuid.uuid4()), format=game.fmt.id, players=game.n,
                       lang=lang, options=dict(replay.options), started=started or stamp,
-                      ended=stamp, host=host[:80], winner=outcome.winner, script=script,
-                      club=club[:80], table_name=table_name[:80], seats=seats_)
+                      ended=stamp, host=host[:NAME_COLUMN], winner=outcome.winner,
+                      script=script, club=club[:NAME_COLUMN],
+                      table_name=table_name[:NAME_COLUMN], seats=seats_)
 
 
 def _won(winner: str, side: str, role: str) -> bool:
@@ -222,17 +229,33 @@ class Records:
             if self.engine.dialect.name == "sqlite":
                 _transactional_ddl(self.engine)
             migrate(self.engine)
-        except (sa.exc.SQLAlchemyError, OSError, ValueError) as e:
-            raise RecordsError(f"the records at {safe_url(self.url)} cannot be opened: "
-                               f"{_short(e)}") from None
         except Exception as e:
             from alembic.util import CommandError
-            if not isinstance(e, CommandError):
+            if not isinstance(e, (sa.exc.SQLAlchemyError, OSError, ValueError, CommandError)):
                 raise
+            raise RecordsError(self._why_not(e)) from None
+
+    def _why_not(self, e: Exception) -> str:
+        """Why the records could not be opened, saying what their schema's version is when
+        that is the reason (an older one that would not migrate said "Circular dependency
+        detected")."""
+        where = f"the records at {safe_url(self.url)}"
+        versions = _versions(self.engine) if hasattr(self, "engine") else None
+        known = sorted(p.name[:4] for p in (MIGRATIONS / "versions").glob("0*.py"))
+        if versions and len(versions) > 1:
+            return (f"{where} have a damaged schema version (several: "
+                    f"{', '.join(versions)}; this table-app's is {HEAD}): restore them from "
+                    f"a backup, or give the table other records")
+        if versions and versions[0] in known and versions[0] != HEAD:
+            return (f"{where} are of an older schema (version {versions[0]}; this "
+                    f"table-app's is {HEAD}) that could not be brought up to date "
+                    f"({_short(e)}): restore them from a backup, or give the table other "
+                    f"records")
+        if versions and versions[0] not in known:
             # a schema this version does not know: a newer table-app made it
-            raise RecordsError(f"the records at {safe_url(self.url)} are of a newer "
-                               f"table-app ({_short(e)}): update this one, or give it other "
-                               f"records") from None
+            return (f"{where} are of a newer table-app (schema version {versions[0]}; this "
+                    f"one knows up to {HEAD}): update this one, or give it other records")
+        return f"{where} cannot be opened: {_short(e)}"
 
     def close(self) -> None:
         self.engine.dispose()
@@ -252,6 +275,9 @@ class Records:
                     pid = self._player(c, s.name) if not s.name.startswith("seat ") else None
                     c.execute(seats.insert().values(game_id=rec.id, player_id=pid,
                                                     **asdict(s)))
+        except sa.exc.DataError as e:         # a value this schema does not take
+            raise GameRefused(f"the records at {safe_url(self.url)} refused game "
+                              f"{rec.id[:8]}: {_short(e)}") from None
         except (sa.exc.SQLAlchemyError, OSError) as e:
             raise RecordsError(f"the records at {safe_url(self.url)} cannot be written: "
                                f"{_short(e)}") from None
@@ -268,6 +294,7 @@ class Records:
     @_db_errors
     def rename(self, old: str, new: str) -> None:
         """A player's name spelled anew (merging, if the new spelling is a player too)."""
+        new = typed_name(new)
         with self.engine.begin() as c:
             a = c.execute(sa.select(players.c.id).where(players.c.name == old)).first()
             if a is None:
@@ -285,6 +312,7 @@ class Records:
     @_db_errors
     def attribute(self, game_id: str, seat: int, name: str) -> None:
         """Say after the fact who sat at `seat` in a game."""
+        name = typed_name(name)
         with self.engine.begin() as c:
             ok = c.execute(sa.select(seats.c.seat).where(seats.c.game_id == game_id,
                                                           seats.c.seat == seat)).first()
@@ -421,20 +449,83 @@ class Records:
         return added, same
 
 
-def sync(local: Records, remote: Records) -> tuple[int, int]:
-    """Send the games the league has not got yet: (sent, already there). A game is marked
-    sent only once the league holds it, so an outage loses nothing and a retry doubles
-    nothing (the id is the game's, on both sides)."""
-    sent = same = 0
+def typed_name(name: str) -> str:
+    """A player's name as the host typed it for the records, or one line saying why not."""
+    name = " ".join(str(name).split())
+    if not name:
+        raise RecordsError("a player's name cannot be empty")
+    if len(name) > NAME_LIMIT:
+        raise RecordsError(f"a name has at most {NAME_LIMIT} characters, as on the setup "
+                           f"screen ({len(name)} given: {name[:NAME_LIMIT]}...)")
+    return name
+
+
+def too_long(rec: GameRecord) -> str | None:
+    """Why the league's schema would refuse this game's record (a name longer than its
+    columns, stored by an earlier version), or None."""
+    for s in rec.seats:
+        if len(s.name) > NAME_COLUMN:
+            return (f"seat {s.seat}'s name is {len(s.name)} characters and the league takes "
+                    f"{NAME_COLUMN}: give it a shorter one (table-app records attribute "
+                    f"{rec.id[:8]} {s.seat} NAME)")
+    for what, value in (("host", rec.host), ("club", rec.club), ("table", rec.table_name)):
+        if len(value) > NAME_COLUMN:
+            return f"its {what} is {len(value)} characters and the league takes {NAME_COLUMN}"
+    return None
+
+
+@dataclass
+class Synced:
+    """What a sync did: games sent, games the league had already, and the games it could
+    not send, each with why (they wait; the rest went)."""
+
+    sent: int = 0
+    same: int = 0
+    held: list[tuple[str, str]] = field(default_factory=list)
+
+
+def send(local: Records, remote: Records) -> Synced:
+    """Send the games the league has not got yet. A game is marked sent only once the
+    league holds it, so an outage loses nothing and a retry doubles nothing (the id is the
+    game's, on both sides). A game the league refuses (a value its schema does not take) is
+    set aside with the reason and the others go on: one such game stopped every sync, for
+    good. An unreachable league is a RecordsError, as before."""
+    out = Synced()
     done = []
     for rec in local.unsynced():
-        if remote.record(rec, synced=True):
-            sent += 1
-        else:
-            same += 1
-        done.append(rec.id)
+        why = too_long(rec)
+        if why is None:
+            try:
+                if remote.record(rec, synced=True):
+                    out.sent += 1
+                else:
+                    out.same += 1
+                done.append(rec.id)
+                continue
+            except GameRefused as e:
+                why = str(e)
+        out.held.append((rec.id, why))
     local.mark_synced(done)
-    return sent, same
+    return out
+
+
+def sync(local: Records, remote: Records) -> tuple[int, int]:
+    """`send`, as (sent, already there)."""
+    got = send(local, remote)
+    return got.sent, got.same
+
+
+def _versions(engine: Engine) -> list[str] | None:
+    """The schema versions the records say they are at (Alembic's table), or None where
+    that cannot be read."""
+    try:
+        with engine.connect() as c:
+            if "alembic_version" not in sa.inspect(c).get_table_names():
+                return None
+            return sorted(str(r[0]) for r in c.exec_driver_sql(
+                "SELECT version_num FROM alembic_version"))
+    except Exception:
+        return None
 
 
 def _transactional_ddl(engine: Engine) -> None:

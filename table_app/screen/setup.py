@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .. import limits
 from ..paths import config_dir, write_private
 from ..rules import BUILTIN_FORMATS, find_format
 from ..words import LANGS, language
@@ -16,8 +17,9 @@ from .model import t, texts
 from .render import AMBER, BG, BUTTON, DIM, SIZE, TEXT, Button, Painter, _button
 
 #: the longest name a seat takes ("Константин Константинопольский" is cut, and the setup
-#: screen says so as he types: "КонстантинКонс" went onto a protocol sheet unannounced)
-NAME_LIMIT = 20
+#: screen says so as he types: "КонстантинКонс" went onto a protocol sheet unannounced);
+#: the records' commands take the same (table_app.limits)
+NAME_LIMIT = limits.NAME_LIMIT
 #: name buttons on one page of the setup screen
 NAMES_PAGE = 12
 
