@@ -23,8 +23,13 @@ def private_folder(folder: Path) -> Path:
     too, when they are this app's own). A folder that is already there (one the user chose, a
     club's shared drive) keeps its mode."""
     if not folder.exists():
+        made = [p for p in (folder, *folder.parents) if not p.exists()]
         folder.mkdir(mode=0o700, parents=True)
         os.chmod(folder, 0o700)
+        # each new folder's name durable in its parent: a power cut lost records-waiting/
+        # with the games synced into it (the power-cut drill)
+        for p in reversed(made):
+            sync_folder(p.parent)
     return folder
 
 
