@@ -275,3 +275,29 @@ def test_the_deal_says_who_never_looked_and_start_asks_past_them(tmp_path: Path)
     again = next(b for b in screen.buttons if b.cmd == ("start",))
     x, y, w, h = again.rect
     assert screen.touch((x + w // 2, y + h // 2)) == ("start",)
+
+
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_each_ballot_says_where_a_vote_not_cast_goes(tmp_path: Path, lang: str) -> None:
+    # finding 6: a seat left on votes nobody cast (the rule: an unused vote goes to the last
+    # nominee); nothing on the screens said so, and the host could not explain it
+    from table_app.words import t
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=14, fmt_id="yakuza",
+                                        players=12, lang=lang)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                        and t.game.step == "vote" and len(t.game.candidates) >= 2)
+    last = table.game.candidates[-1]
+    pub = public_state(table, now=clock.now())
+    assert pub.unused_to == last
+    said = t("unused_vote", lang).format(seat=last)
+    for draw in ("public", "host"):
+        p = Painter(keep=True)
+        if draw == "public":
+            draw_public(p, _surface(), pub)
+        else:
+            draw_host(p, _surface(), host_view(table, now=clock.now()))
+        assert said in " ".join(p.drawn or []), (draw, p.drawn)     # (wrapped in rows)
+        assert p.overflows == [] and p.shrunk == []
+    # once the vote is over, it is said no more
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.step != "vote")
+    assert public_state(table, now=clock.now()).unused_to == 0

@@ -45,6 +45,9 @@ class PublicState:
     nominees: tuple[int, ...]
     totals: tuple[tuple[int, int], ...]
     winner: str | None
+    #: while a ballot is open: the seat a vote nobody casts goes to (the format's rule: the
+    #: last nominee), 0 when it goes nowhere; public, as the rule and the nominees are
+    unused_to: int = 0
 
 
 @dataclass(frozen=True)
@@ -118,9 +121,13 @@ def public_state(table: Table, names: Names | None = None, totals: tuple[
         phase = "over"
     else:
         phase = obs.phase
+    unused_to = 0
+    if table.stage == "play" and obs.step in ("vote", "revote") and obs.candidates \
+            and not g.rules.plurality and g.rules.abstain_to_last:
+        unused_to = obs.candidates[-1]
     return PublicState(table.cfg.lang, phase, obs.step if table.stage == "play" else "",
                        _seconds(table, now), table.paused, seats, obs.nominees,
-                       obs.totals if totals is None else totals, obs.winner)
+                       obs.totals if totals is None else totals, obs.winner, unused_to)
 
 
 def host_view(table: Table, names: Names | None = None,

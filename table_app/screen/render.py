@@ -286,6 +286,12 @@ def draw_public(p: Painter, surf: Any, pub: PublicState) -> None:
         p.text(surf, t("nominees", lang), (x, y), 18, AMBER, True, width=w)
         p.text(surf, ", ".join(map(str, pub.nominees)), (x, y + 26), 22, width=w)
         y += 70
+    if pub.unused_to:
+        # the rule the room must know before it votes: a vote not cast is not lost
+        for row in wrap(p, t("unused_vote", lang).format(seat=pub.unused_to), 18, w, True)[:3]:
+            p.text(surf, row, (x, y), 18, AMBER, True, width=w)
+            y += 24
+        y += 10
     if pub.totals:
         p.text(surf, t("votes", lang), (x, y), 18, AMBER, True, width=w)
         for i, (seat, n) in enumerate(pub.totals[:14]):
@@ -340,6 +346,10 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         p.text(surf, f"{t('nominees', lang)}: " + ", ".join(map(str, pub.nominees)), (x, y), 16,
                AMBER, True, width=w)
         y += 26
+    if pub.unused_to:          # what the host tells the table: an unused vote's seat
+        p.text(surf, t("unused_vote", lang).format(seat=pub.unused_to), (x, y), 14, AMBER,
+               width=w)
+        y += 22
     if pub.totals:
         # "№2 — 11", three a line: never "2:11" beside the clock
         p.text(surf, t("votes", lang), (x, y), 16, AMBER, True, width=w)
