@@ -17,7 +17,9 @@ search: `TABLE_APP_LEAK_EXAMPLES=500 python -m pytest tests/test_leak_search.py`
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from hypothesis import HealthCheck, Phase, assume, event, given, settings
@@ -40,6 +42,7 @@ from table_app.rules.state import (
     TIE,
     VOTE,
 )
+from table_app.settings import ENV as SETTINGS_ENV
 
 EXAMPLES = int(os.environ.get("TABLE_APP_LEAK_EXAMPLES", "0"))
 TABLES = [("yakuza", 12), ("classic", 11), ("classic", 7), ("city", 6), ("city", 12),
@@ -50,14 +53,17 @@ Draw = Callable[[st.SearchStrategy[Any]], Any]
 
 
 # -- a legal game, choice by choice ----------------------------------------------------------
-def game_lines(draw: Draw, fmt_id: str, n: int) -> list[str]:
-    """A script of one night, one day and one more night, every choice drawn and legal."""
+def game_lines(draw: Draw, fmt_id: str, n: int, hidden: bool = False) -> list[str]:
+    """A script of one night, one day and one more night, every choice drawn and legal
+    (`hidden`: the roles of the seats that leave are not shown)."""
     fmt = find_format(fmt_id)
     deal = deal_from_seed(fmt, n, draw(st.integers(0, 2**31)))
-    game = Game(fmt, n)
+    game = Game(fmt, n, {"reveal_roles": False} if hidden else None)
     game.apply(deal)
     lines = [f"format {fmt_id}", f"players {n}",
              "deal " + " ".join(f"{s}={r}" for s, r in enumerate(deal.roles, 1))]
+    if hidden:
+        lines.append("option reveal_roles false")     # (after the deal: the twin swaps line 3)
     game.apply(A.BeginNight())
     lines.append("night")
     phases = 1
@@ -132,7 +138,11 @@ def day(draw: Draw, game: Game, lines: list[str]) -> None:
             game.apply(A.Close())
             lines.append("removeall: " + " ".join(map(str, yes)))
         elif step is TAKE:
-            seat, target = game.take_seat, draw(st.sampled_from(sorted(game.take_voters)))
+            seat = game.take_seat
+            if not game.takes_along(seat) or not game.take_voters:
+                game.apply(A.Close())       # roles hidden: anyone voted out gets the step
+                continue
+            target = draw(st.sampled_from(sorted(game.take_voters)))
             game.apply(A.Take(seat, target))
             lines.append(f"take {seat} {target}")
         elif step is DEFENCE or step is TIE:
@@ -205,13 +215,55 @@ def holders(text: str) -> set[int]:
 def test_games_that_differ_in_one_secret_look_the_same_to_the_room(
         data: st.DataObject, table: tuple[str, int], kind: str, lang: str) -> None:
     fmt_id, n = table
-    lines = game_lines(data.draw, fmt_id, n)
+    compare(data, fmt_id, n, kind, lang)
+
+
+#: big tables: the Hobo from 14, the Sorcerer from 18, the Werewolf from 22; two controllers
+#: from 13 seats, three from 25
+BIG = [13, 14, 18, 22, 25, 30]
+#: the light a club may set: the defaults, or both caps at full (where every controller's
+#: current budget engages)
+LIGHTS = {"default": "", "full": "[light]\nnight_cap = 1.0\nday_cap = 1.0\n"}
+BIG_EXAMPLES = int(os.environ.get("TABLE_APP_LEAK_BIG_EXAMPLES", "0"))
+
+
+@settings(max_examples=BIG_EXAMPLES or 6, deadline=None, derandomize=not BIG_EXAMPLES,
+          database=None, phases=[Phase.explicit, Phase.generate],
+          suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow,
+                                 HealthCheck.data_too_large])
+@given(data=st.data(), n=st.sampled_from(BIG), kind=st.sampled_from(KINDS),
+       lang=st.sampled_from(["en", "ka", "uz", "ru"]), hidden=st.booleans(),
+       light=st.sampled_from(sorted(LIGHTS)))
+def test_big_tables_games_that_differ_in_one_secret_look_the_same_to_the_room(
+        data: st.DataObject, n: int, kind: str, lang: str, hidden: bool, light: str) -> None:
+    """The same search at 13-30 seats (two and three controllers, the Hobo, the Sorcerer,
+    the Werewolf), with the roles of the seats that leave shown or hidden, under the
+    default light or both caps at full. Longer: TABLE_APP_LEAK_BIG_EXAMPLES=300."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "settings.toml"
+        path.write_text(LIGHTS[light], encoding="utf-8")
+        before = os.environ.get(SETTINGS_ENV)
+        os.environ[SETTINGS_ENV] = str(path)
+        try:
+            compare(data, "city", n, kind, lang, hidden)
+        finally:
+            if before is None:
+                del os.environ[SETTINGS_ENV]
+            else:
+                os.environ[SETTINGS_ENV] = before
+
+
+def compare(data: st.DataObject, fmt_id: str, n: int, kind: str, lang: str,
+            hidden: bool = False) -> None:
+    """A drawn game and its twin one secret apart, played through observe: the room must
+    perceive the same lines but for the rings of the seats entitled to the secret."""
+    lines = game_lines(data.draw, fmt_id, n, hidden)
     other, entitled = twin(data.draw, lines, kind, n)
     a, b = "\n".join(lines) + "\n", "\n".join(other) + "\n"
     pa, pb = public(a), public(b)
     assert pa is not None, a                     # the generator makes legal games
     assume(pb is not None and pa == pb)          # the same public course: one secret apart
-    event(f"compared: {kind} pair, {fmt_id} {n}")
+    event(f"compared: {kind} pair, {fmt_id} {n}{' hidden' if hidden else ''}")
     press = data.draw(st.sampled_from([1.5, 2.0, 4.0])) if kind == "press" else 3.0
     entitled |= holders(a) | holders(b)
     seen = [[format_line(x) for x in observe(text, press_at=p, lang=lang)
