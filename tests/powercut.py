@@ -211,18 +211,21 @@ class Club:
         follow_journal(app, clock)
         return app, rec, clock, pads
 
-    def boot_checks(self) -> None:
-        """What the table reads as it starts: the settings and the pairing secret."""
+    def boot_checks(self, mount: Mount) -> None:
+        """What the table reads as it starts: the settings and the pairing secret (made at
+        the first start)."""
         from table_app import settings as st
         from table_app.firmware import pairing_secret
         s = st.load_settings(lenient=True)
         if self.layout is not None and s.buttons != self.layout:
-            raise AssertionError(f"the pad layout saved {self.layout} came back as "
-                                 f"{s.buttons}")
+            layout, self.layout = self.layout, None
+            raise AssertionError(f"the pad layout saved {layout} came back as {s.buttons}")
         secret = pairing_secret()
-        if self.secret and secret != self.secret:
+        if mount.down():           # made as the power went: the process is gone with it
+            return
+        old, self.secret = self.secret, secret
+        if old and secret != old:
             raise AssertionError("the pairing secret changed across a cut")
-        self.secret = secret
 
     def verify(self, app: TableApp, fig: Figures) -> None:
         """After a start on what the disk held: nothing acted on is missing."""
@@ -266,15 +269,23 @@ class Club:
 def _die(mount: Mount) -> None:
     """What the power cut does to the table's process: every file it had open on the disk
     is gone (its locks with it)."""
+    import gc
+    gc.collect()                        # what the table left to be closed, closed by its owner
     where = str(mount.path) + "/"
-    for fd in os.listdir("/proc/self/fd"):
-        try:
-            target = os.readlink(f"/proc/self/fd/{fd}")
-        except OSError:
-            continue
-        if target.startswith(where) or target == str(mount.path):
-            with suppress(OSError):
-                os.close(int(fd))
+    null = os.open(os.devnull, os.O_RDWR)
+    try:
+        for fd in os.listdir("/proc/self/fd"):
+            try:
+                target = os.readlink(f"/proc/self/fd/{fd}")
+            except OSError:
+                continue
+            if target.startswith(where) or target == str(mount.path):
+                # (the number kept, on /dev/null: an owner that closes it later closes
+                # nothing of the next life's)
+                with suppress(OSError):
+                    os.dup2(null, int(fd))
+    finally:
+        os.close(null)
 
 
 def _gid(app: TableApp) -> str:
@@ -298,7 +309,7 @@ def life(club: Club, mount: Mount, fig: Figures, rng: random.Random, first: bool
     with _club_env(club.root):
         try:
             try:
-                club.boot_checks()
+                club.boot_checks(mount)
             except AssertionError as e:
                 fig.kept_lost += 1
                 fig.problems.append(f"{club.root.name}: {e}")
@@ -360,7 +371,8 @@ def _play(club: Club, app: TableApp, clock: FakeClock, pads: FakePads, mount: Mo
             if rng.random() < 0.3:               # the host runs the check, and it saves
                 layout = rng.sample(range(1, club.seats + 1), club.seats)
                 st.write_pad_layout(layout, [0] * club.seats)
-                club.layout = layout
+                if not mount.down():        # (saved as the power went: nobody saw it)
+                    club.layout = layout
             bots = TableBots(pads, app.table.cfg.seed if app.table else 0)
             table = run_virtual(app, bots, clock, until=lambda t: app.full is not None)
             if app.full is not None or mount.down():
@@ -408,7 +420,7 @@ def drill(where: Path, cuts: int, seed: int = 1, per_club: int = 6,
             with _club_env(root):
                 try:
                     try:
-                        club.boot_checks()
+                        club.boot_checks(mount)
                     except AssertionError as e:
                         fig.kept_lost += 1
                         fig.problems.append(f"{root.name}: {e}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -366,3 +367,21 @@ def test_records_of_an_older_schema_are_named_as_such(tmp_path: Path) -> None:
     lines = proc.stderr.splitlines()
     assert proc.returncode == 2 and len(lines) == 1, proc.stderr
     assert "an older schema (version 0001; this table-app's is 0003)" in lines[0]
+
+
+# -- the power-cut drill's own findings -----------------------------------------------------
+
+def test_a_game_cut_between_its_start_and_its_begin_begins_when_resumed(tmp_path: Path) -> None:
+    """The start is journaled, then the begin: a power cut between the two left a journal of
+    one entry, and the resumed game stood in its deal with nobody's turn, for ever."""
+    from table_app.table.journal import Journal
+    from table_app.table.virtual import run_virtual, virtual_table
+    journal = tmp_path / "game.journal"
+    app, *_ = virtual_table(journal, seed=5, sync=True, fmt_id="city", players=7)
+    start = Journal.read(journal)[0]
+    app.close()
+    journal.write_bytes(json.dumps(start).encode() + b"\n")     # all the cut left
+    app, bots, clock, _ = virtual_table(journal, seed=5, sync=True)
+    assert app.resumed and app.table.stage == "deal" and app.table.viewer == 1
+    assert run_virtual(app, bots, clock).stage == "over"
+    app.close()

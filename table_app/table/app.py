@@ -157,6 +157,11 @@ class TableApp:
         for note in self.journal.notes:
             self.table.note(note)
         if self.table.stage != "over":
+            if not any(e.get("k") == "host" and e.get("cmd") == ["begin"]
+                       for e in self.entries[1:]):
+                # cut between the game's start and its begin (the power-cut drill): the
+                # deal never began, and the table waited for nothing
+                self.feed(Host(("begin",)))
             if "disk" in self.table.pause_reasons:   # killed while the disk was full
                 self.feed(Host(("disk", "ok")))
             self.sync_buttons()
