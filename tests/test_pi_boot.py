@@ -233,6 +233,15 @@ def test_the_table_is_up_at_boot_and_ready_on_the_setup_screen(bookworm: Bookwor
     assert user == ["mafia", "700"]
 
 
+def test_a_fresh_install_has_the_settings_folder_the_readme_edits(bookworm: Bookworm) -> None:
+    """The README's settings step, as the table's user, before anything else wrote there
+    (it could not save: the folder came only with the pairing secret)."""
+    folder = f"{DATA}/config/table-app"
+    assert bookworm.sh(f"stat -c %U {folder}").stdout.strip() == "mafia"
+    bookworm.sh(f"sudo -u mafia sh -c 'printf \"# the club\\n\" > {folder}/settings.toml' && "
+                f"rm {folder}/settings.toml")
+
+
 def test_it_stays_up_three_minutes_on_the_setup_screen_with_its_watchdog_fed(
         bookworm: Bookworm) -> None:
     start = bookworm.wait_unit(_on_setup_screen)
@@ -258,7 +267,7 @@ def test_a_hung_table_is_restarted_by_the_watchdog(bookworm: Bookworm) -> None:
 def _restart_on(bookworm: Bookworm, setup: str) -> dict[str, str]:
     before = bookworm.wait_unit(_on_setup_screen)
     bookworm.sh(f"systemctl stop table-app.service && {setup} && "
-                "systemctl start table-app.service")
+                "systemctl reset-failed table-app.service; systemctl start table-app.service")
     props = bookworm.wait_unit(lambda p: _on_setup_screen(p) and
                                p["MainPID"] != before["MainPID"])
     time.sleep(10)                               # and it stays there: no loop
@@ -283,7 +292,8 @@ def test_a_bad_setting_ends_on_the_setup_screen_with_the_reason(bookworm: Bookwo
                                   f"chown -R mafia: {DATA}/config")
     assert "volume takes a number from 0 to 1" in props["StatusText"]
     assert "A mistake in the settings file" in bookworm.journal()
-    bookworm.sh(f"rm {settings} && systemctl restart table-app.service")
+    bookworm.sh(f"rm {settings} && systemctl reset-failed table-app.service; "
+                "systemctl restart table-app.service")
 
 
 def test_the_admin_command_runs_the_firmware_install_with_its_tools(bookworm: Bookworm) -> None:
@@ -370,3 +380,47 @@ def test_a_second_install_works_with_the_network_cut(bookworm: Bookworm) -> None
     after = bookworm.wait_unit(lambda p: _on_setup_screen(p) and
                                p["MainPID"] != before["MainPID"])
     assert after["ActiveState"] == "active"
+
+
+def test_a_table_that_fails_at_every_start_stops_trying(bookworm: Bookworm) -> None:
+    """Its screen missing, the unit restarted every 2.2 s for ever (69 times seen): now the
+    start limit ends the loop, and the reason is in its status."""
+    bookworm.wait_unit(_on_setup_screen)
+    loop = "/etc/systemd/system/table-app.service.d/zz-fails.conf"
+    bookworm.sh(f"printf '[Service]\\nExecStart=\\nExecStart=/bin/false\\n' > {loop} && "
+                "systemctl daemon-reload && systemctl reset-failed table-app.service; "
+                "systemctl restart table-app.service", check=False)
+    props = bookworm.wait_unit(lambda p: p.get("ActiveState") == "failed", timeout=90)
+    assert props["Result"] == "start-limit-hit", props
+    assert int(props["NRestarts"]) <= 5
+    bookworm.sh(f"rm {loop} && systemctl daemon-reload && "
+                "systemctl reset-failed table-app.service && systemctl start table-app.service")
+    bookworm.wait_unit(_on_setup_screen)
+
+
+def test_firmware_install_with_nothing_plugged_in_says_so_and_the_table_stays_up(
+        bookworm: Bookworm) -> None:
+    before = bookworm.wait_unit(_on_setup_screen)
+    got = bookworm.sh("table-app firmware install", check=False, timeout=120)
+    assert got.returncode == 2, (got.stdout, got.stderr)
+    assert "no pad controller is connected: nothing at /dev/table-pads" in got.stderr
+    assert "in use by another program" not in got.stderr + got.stdout
+    assert "stopping the table" not in got.stdout
+    assert bookworm.wait_unit(_on_setup_screen)["MainPID"] == before["MainPID"]
+
+
+def test_the_uninstall_gives_the_console_back_and_keeps_the_records(bookworm: Bookworm) -> None:
+    """Last: the table goes; the login prompt comes back on tty1; the club's data stays."""
+    bookworm.sh(f"touch {DATA}/kept-marker")
+    got = bookworm.sh(f"{SRC}/hardware/pi/install.sh --uninstall")
+    assert "kept: /var/lib/table-app" in got.stdout
+    assert bookworm.sh("systemctl is-active table-app.service",
+                       check=False).stdout.strip() in ("inactive", "unknown")
+    assert bookworm.sh("test -e /etc/systemd/system/table-app.service",
+                       check=False).returncode != 0
+    assert bookworm.sh("systemctl is-enabled getty@tty1.service",
+                       check=False).stdout.strip() != "masked"
+    for gone in ("/usr/local/bin/table-app", "/opt/table-app",
+                 "/etc/udev/rules.d/99-table-pads.rules"):
+        assert bookworm.sh(f"test -e {gone}", check=False).returncode != 0, gone
+    bookworm.sh(f"test -e {DATA}/kept-marker")

@@ -168,7 +168,8 @@ def test_the_admin_command_stops_the_table_for_check_and_firmware(tmp_path: Path
     assert calls[1] == "systemctl stop table-app.service"
     assert calls[2].startswith("runuser -u mafia -- env XDG_STATE_HOME=/var/lib/table-app ")
     assert calls[2].endswith("/opt/table-app/venv/bin/table-app check --wait 5")
-    assert calls[3] == "systemctl start table-app.service"
+    assert calls[3:] == ["systemctl reset-failed table-app.service",
+                         "systemctl start table-app.service"]
     log.unlink()
     proc = subprocess.run([str(wrapper), "records"], capture_output=True, text=True, env=env,
                           timeout=60)
@@ -177,3 +178,104 @@ def test_the_admin_command_stops_the_table_for_check_and_firmware(tmp_path: Path
     proc = subprocess.run([str(wrapper), "firmware", "install", "--dry-run"],
                           capture_output=True, text=True, env=env, timeout=60)
     assert [c.split()[0] for c in log.read_text().splitlines()] == ["runuser"]  # changes nothing
+
+
+def test_a_fresh_install_makes_the_settings_folder_the_readme_edits(tmp_path: Path) -> None:
+    """The README's settings step (`sudo -u mafia nano .../config/table-app/settings.toml`)
+    could not save on a fresh install: that folder came only with the pairing secret."""
+    proc = subprocess.run(["bash", str(PI / "install.sh"), "--dry-run", "--data",
+                           str(tmp_path / "data")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    text = (PI / "install.sh").read_text()
+    assert '"$data/config/table-app"' in text.split('step "data folder')[1].split("\n\n")[0]
+    assert "data folder" in proc.stdout
+
+
+def test_the_uninstall_lists_what_it_undoes_and_keeps_the_data(tmp_path: Path) -> None:
+    proc = subprocess.run(["bash", str(PI / "install.sh"), "--uninstall", "--dry-run",
+                           "--prefix", str(tmp_path / "opt"), "--data", str(tmp_path / "d")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    for undone in ("table-app.service", "getty@tty1 unmasked", "udev rule",
+                   "/usr/local/bin/table-app", str(tmp_path / "opt")):
+        assert undone in proc.stdout, (undone, proc.stdout)
+    assert f"kept: {tmp_path / 'd'}" in proc.stdout and "records" in proc.stdout
+    assert "nothing was changed" in proc.stdout and "apt packages" not in proc.stdout
+
+
+def test_the_unit_gives_up_on_a_restart_loop_and_prints_as_it_goes() -> None:
+    """A table whose screen was missing restarted every 2.2 s, 69 times, never reaching
+    systemd's default start limit; its first line reached the journal only at its exit."""
+    unit = (PI / "table-app.service").read_text()
+    unit_section = unit.split("[Service]")[0]
+    interval = int(unit_section.split("StartLimitIntervalSec=")[1].split()[0])
+    burst = int(unit_section.split("StartLimitBurst=")[1].split()[0])
+    restart = float(unit.split("RestartSec=")[1].split()[0])
+    assert burst * (restart + 0.2) < interval        # a fast loop trips it
+    assert "PYTHONUNBUFFERED=1" in unit
+    install = (PI / "install.sh").read_text()
+    copy = install.split("copy_app() {")[1].split("\n}")[0]
+    assert "activating" in copy                      # a looping unit is stopped first
+
+
+def _wrapper(tmp_path: Path, runuser: str) -> tuple[Path, dict[str, str], Path]:
+    log = tmp_path / "log"
+    for tool, body in (("systemctl", f'echo systemctl "$@" >> {log}'), ("runuser", runuser),
+                       ("chown", "exit 0")):
+        fake = tmp_path / tool
+        fake.write_text(f"#!/bin/sh\n{body}\n")
+        fake.chmod(0o755)
+    text = (PI / "table-app.sh").read_text().replace("@USER@", "mafia").replace(
+        "@DATA@", "/var/lib/table-app").replace("@EXEC@", "/opt/table-app/venv/bin/table-app")
+    wrapper = tmp_path / "table-app"
+    wrapper.write_text(text)
+    wrapper.chmod(0o755)
+    return wrapper, {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"}, log
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="the wrapper re-runs itself with sudo")
+def test_help_and_a_missing_controller_leave_the_table_running(tmp_path: Path) -> None:
+    wrapper, env, log = _wrapper(tmp_path, f'echo runuser "$@" >> {tmp_path / "log"}')
+    for args in (["check", "--help"], ["firmware", "install", "-h"]):
+        proc = subprocess.run([str(wrapper), *args], capture_output=True, text=True, env=env,
+                              timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        assert [c.split()[0] for c in log.read_text().splitlines()] == ["runuser"], args
+        log.unlink()
+    assert not list(Path("/dev").glob("table-pads*"))    # (this machine has no controller)
+    proc = subprocess.run([str(wrapper), "firmware", "install"], capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert [c.split()[0] for c in log.read_text().splitlines()] == ["runuser"]
+    assert "stopping the table" not in proc.stdout
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="the wrapper re-runs itself with sudo")
+def test_a_protocol_sheet_goes_where_the_caller_asks(tmp_path: Path) -> None:
+    """`sudo table-app records protocol 5 --out ~/game.pdf` ended in a PermissionError: the
+    table's user cannot write in the caller's home. The wrapper has it written in a folder
+    of the table's user's and puts it there as the caller."""
+    # the app, as the table's user: writes the PDF where --out says, and says so
+    wrapper, env, _ = _wrapper(tmp_path, 'for a; do last=${a#--out=}; done; '
+                                         'printf "%%PDF" > "$last"; echo "wrote $last"')
+    home = tmp_path / "home"
+    home.mkdir()
+    for args in (["--out", str(home / "game.pdf")], [f"--out={home / 'g2.pdf'}"]):
+        proc = subprocess.run([str(wrapper), "records", "protocol", "5", *args],
+                              capture_output=True, text=True, env=env, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        target = home / ("game.pdf" if len(args) == 2 else "g2.pdf")
+        assert target.read_bytes() == b"%PDF"
+        assert proc.stdout.strip() == f"wrote {target}"
+    proc = subprocess.run([str(wrapper), "records", "protocol", "5", "--out",
+                           "/nonexistent/folder/x.pdf"], capture_output=True, text=True,
+                          env=env, timeout=60)
+    assert proc.returncode == 2 and "cannot write /nonexistent/folder/x.pdf" in proc.stderr
+
+
+def test_firmware_install_with_nothing_plugged_in_says_so(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    from table_app.firmware import install
+    assert install(str(tmp_path / "table-pads")) == 2
+    err = capsys.readouterr().err
+    assert "no pad controller is connected" in err and "in use by another program" not in err

@@ -10,6 +10,11 @@
 #
 #   sudo hardware/pi/install.sh [--dry-run] [--user mafia] [--data /var/lib/table-app]
 #                               [--prefix /opt/table-app] [--with-voice] [--rings]
+#   sudo hardware/pi/install.sh --uninstall
+#
+# --uninstall: the table no longer starts at boot and the console's login prompt is back;
+# the service, the udev rule, the admin command and the app in --prefix go. The club's data
+# (records, settings, the pairing secret, the game) stays in --data, and the user too.
 #
 # --rings: the pads' rings hang on the Pi's own pins (hardware/README.md, "The middle
 # table"): SPI on, and on a Pi 4 its core clock held, in /boot/firmware/config.txt (a reboot
@@ -25,7 +30,9 @@ prefix=/opt/table-app
 dry=0
 voice=0
 rings=0
-usage="usage: sudo $0 [--dry-run] [--user NAME] [--data DIR] [--prefix DIR] [--with-voice] [--rings]"
+uninstall=0
+usage="usage: sudo $0 [--dry-run] [--user NAME] [--data DIR] [--prefix DIR] [--with-voice] [--rings]
+       sudo $0 --uninstall [--dry-run] [--prefix DIR] [--data DIR]"
 value() {   # the value an option takes, or a clear error
   if (($# < 2)) || [[ -z $2 || $2 == --* ]]; then
     echo "install.sh: $1 takes a value" >&2
@@ -41,6 +48,7 @@ while (($#)); do
     --prefix) value "$@"; prefix=$2; shift ;;
     --with-voice) voice=1 ;;
     --rings) rings=1 ;;
+    --uninstall) uninstall=1 ;;
     -h|--help) echo "$usage"; exit 0 ;;
     *) echo "install.sh: unknown option $1" >&2; echo "$usage" >&2; exit 2 ;;
   esac
@@ -65,6 +73,41 @@ would be gone at the next boot. Turn the overlay off first, install, then turn i
 (see "A read-only table" in hardware/README.md: the data folder needs a partition of its own)
 EOF
   exit 2
+fi
+
+# --uninstall: everything the install set up, but the club's data, undone
+if ((uninstall)); then
+  booted=0
+  [[ -d /run/systemd/system ]] && booted=1
+  k=0
+  undo() {   # a numbered step: shown, and run unless this is a dry run
+    k=$((k + 1))
+    printf '%2d. %s\n' "$k" "$1"
+    shift
+    if ((!dry)); then "$@"; fi
+  }
+  stop_table() {
+    if ((booted)); then
+      systemctl stop table-app.service 2>/dev/null || true
+      systemctl reset-failed table-app.service 2>/dev/null || true
+    fi
+    systemctl disable -q table-app.service 2>/dev/null || true
+    rm -f /etc/systemd/system/table-app.service     # (a drop-in of the club's own stays)
+    if ((booted)); then systemctl daemon-reload; fi
+  }
+  undo "stop and remove the service table-app.service" stop_table
+  console() {
+    systemctl unmask -q getty@tty1.service autovt@tty1.service
+    if ((booted)); then systemctl start getty@tty1.service 2>/dev/null || true; fi
+  }
+  undo "the login prompt back on the console (getty@tty1 unmasked)" console
+  undo "remove the udev rule (/dev/table-pads)" rm -f /etc/udev/rules.d/99-table-pads.rules
+  undo "remove the command /usr/local/bin/table-app" rm -f /usr/local/bin/table-app
+  undo "remove the app in $prefix" rm -rf "$prefix"
+  echo "kept: $data (the records, the settings, the pairing secret, the game) and the user;" \
+       "remove them yourself if the club has no more use for them"
+  ((dry)) && echo "(dry run: nothing was changed)"
+  exit 0
 fi
 
 venv=$prefix/venv
@@ -136,7 +179,11 @@ step "user '$user' (no login) in groups ${groups[*]}" add_user
 # compiled engine of the last install comes along, and is built again only if the rules'
 # source changed (setup.py compares the hashes)
 copy_app() {
-  if ((booted)) && systemctl is-active --quiet table-app.service; then
+  # a table that runs, or restarts in a loop (is-active then says "activating"), stops
+  # before its code is replaced: never started on a half-copied folder
+  local state
+  state=$( ((booted)) && systemctl is-active table-app.service 2>/dev/null || true)
+  if [[ $state == active || $state == activating || $state == reloading ]]; then
     echo "    stopping the table for the update (a game resumes where it was)"
     systemctl stop table-app.service
     stopped=1
@@ -225,8 +272,9 @@ print(" ".join(video_drivers()))')
 }
 step "the screen: the venv's pygame has SDL's KMSDRM (console) driver" check_screen
 
+# the settings' folder too: the README's settings step writes there before anything else has
 step "data folder $data (0700, owned by $user): the journal, the settings, the records" \
-  install -d -m 0700 -o "$user" -g "$user" "$data" "$data/config"
+  install -d -m 0700 -o "$user" -g "$user" "$data" "$data/config" "$data/config/table-app"
 check_data() {
   local fs
   fs=$(findmnt -n -o FSTYPE --target "$data" || true)
@@ -307,6 +355,7 @@ CFG
 ((rings)) && step "SPI for the rings on the Pi's pins (dtparam=spi=on; a Pi 4's core clock held at 500 MHz)" spi_on
 start() {
   if ((booted)); then
+    systemctl reset-failed table-app.service 2>/dev/null || true   # a start limit hit
     systemctl restart table-app.service       # an update runs at once; a game resumes
   else
     echo "    systemd is not running here: the table starts at the next boot"
