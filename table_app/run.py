@@ -607,7 +607,8 @@ class TableWindow:
         table = app.table
         assert table is not None    # the loop runs once a game is open
         table.on_effects = self.totals
-        view = host_view(table, Names(self.names), self.totals.last, now=app.clock.now())
+        view = host_view(table, Names(self.names), self.totals.shown(table),
+                         now=app.clock.now())
         if self.recorder is not None and table.stage == "over":
             view = replace(view, rating=self.recorder.top)
         drew = self.screen.update(view)

@@ -301,3 +301,67 @@ def test_each_ballot_says_where_a_vote_not_cast_goes(tmp_path: Path, lang: str) 
     # once the vote is over, it is said no more
     table = run_virtual(app, bots, clock, until=lambda t: t.game.step != "vote")
     assert public_state(table, now=clock.now()).unused_to == 0
+
+
+def test_nothing_stale_stays_up_and_the_next_game_is_one_tap(tmp_path: Path) -> None:
+    # finding 8: a day's vote totals stayed up through the later nights onto the end screen;
+    # "Nominated: 4, 6" stayed after the vote; the next game asked again on a button that
+    # appeared elsewhere, and the same button tapped again did nothing
+    from table_app.screen import Totals
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=14, fmt_id="classic",
+                                        players=11)
+    totals = Totals()
+    app.table.on_effects = totals
+    table = run_virtual(app, bots, clock, until=lambda t: bool(totals.last))
+    day = table.game.day_no
+    said = totals.shown(table)
+    assert said
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night")
+    assert totals.shown(table) == said                     # read through the night after
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day"
+                        and t.game.day_no > day or t.stage == "over")
+    if table.stage != "over":
+        assert totals.shown(table) == ()                   # a new day: gone
+    # the vote over, nobody is "nominated" any more
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "over" or (
+        t.game.phase == "day" and t.game.step in ("take", "done") and bool(t.game.nominees)))
+    if table.stage != "over":
+        pub = public_state(table, now=clock.now())
+        assert pub.nominees == () and not any(s.nominated for s in pub.seats)
+    # the next game, one tap
+    table = run_virtual(app, bots, clock)
+    screen = Screen(_surface())
+    screen.update(host_view(table, now=clock.now()))
+    nxt = next(b for b in screen.buttons if b.label == "Next game")
+    x, y, w, h = nxt.rect
+    assert screen.touch((x + w // 2, y + h // 2)) == ("start",)
+    # a removal asked once more: the same button tapped again removes
+    screen.confirm = None
+    screen.update(host_view(table, now=clock.now()))
+    b = Screen(_surface())
+    b.buttons = [type(nxt)((10, 10, 50, 50), ("confirm", "disqualify", "3"), "x")]
+    assert b.touch((20, 20)) is None and b.touch((20, 20)) == ("disqualify", "3")
+
+
+def test_the_words_a_host_found_unclear() -> None:
+    # finding 9: ka's end buttons "ახალი" and "მოთამაშე" (singular); ru "Раздача:
+    # приложением", "все игроки..." in lower case, "Удалить" for a disqualification,
+    # "Победитель: город" on the sheet; uz mixed "o'yin" and "Oʻzbekcha"
+    from table_app.words import t, texts
+    assert t("next_game", "ka") == "ახალი თამაში"
+    assert t("new_players", "ka") == "ახალი მოთამაშეები"
+    assert t("deal_app", "ru") == "Приложение" and t("deal_cards", "ru") == "Карты"
+    assert t("disqualify", "ru") != "Удалить"
+    assert t("note_seen_all", "ru").startswith("Все игроки")
+    for key in texts():
+        ru = t(key, "ru")
+        if key.startswith("note_") and ru[:1].isalpha():
+            assert ru[:1].isupper(), (key, ru)
+    from table_app.records.protocol import w
+    assert w("winner", "ru") != "Победитель"
+    # Uzbek in one alphabet: oʻ and gʻ with the turned comma (as "Oʻzbekcha", the touch
+    # keyboard and the numbers), never with a plain apostrophe
+    from table_app.words import entries
+    for group in ("screen", "voice", "sheet"):
+        for key, by_lang in entries(group).items():
+            assert "'" not in by_lang.get("uz", ""), (group, key, by_lang["uz"])

@@ -139,12 +139,10 @@ def test_a_club_night_from_the_screen(tmp_path: Path, fmt_id: str, players: int,
     table = run_virtual(app, bots, clock)
     assert table.stage == "over" and host_view(table).public.winner
     labels = {b.cmd: b.label for b in host.view().buttons}
-    assert labels[("confirm", "start")] == "Next game"
-    # nothing that does nothing now (pause, skip), and a new deal asked twice
-    assert set(labels) == {("confirm", "start"), ("setup",), ("roles",)} | {
+    assert labels[("start",)] == "Next game"
+    # nothing that does nothing now (pause, skip), and the next deal on one tap
+    assert set(labels) == {("start",), ("setup",), ("roles",)} | {
         c for c in labels if c[0] == "seat"}, labels
-    host.tap(("confirm", "start"))
-    assert app.table is table                           # not yet: it asks once more
     host.tap(("start",))
     assert app.table is not table and app.table.stage in ("deal", "register")
     assert app.table.cfg.players == players and app.table.cfg.fmt.id == fmt_id

@@ -112,8 +112,10 @@ def public_state(table: Table, names: Names | None = None, totals: tuple[
     names = names or Names()
     faults = {int(r.split(":")[1]) for r in table.pause_reasons if r.startswith("pad:")}
     dealing = table.stage in ("deal", "register")
+    # the nominees until the vote is over ("Nominated: 4, 6" stayed up after seat 9 left)
+    nominating = obs.step not in ("take", "done")
     seats = tuple(SeatView(o.seat, names.get(o.seat), o.alive or dealing, o.out_by, o.fouls,
-                           o.nominated, o.speaking, o.seat in faults)
+                           o.nominated and nominating, o.speaking, o.seat in faults)
                   for o in obs.seats)
     if table.stage in ("deal", "register", "ready"):
         phase = "deal"
@@ -126,7 +128,8 @@ def public_state(table: Table, names: Names | None = None, totals: tuple[
             and not g.rules.plurality and g.rules.abstain_to_last:
         unused_to = obs.candidates[-1]
     return PublicState(table.cfg.lang, phase, obs.step if table.stage == "play" else "",
-                       _seconds(table, now), table.paused, seats, obs.nominees,
+                       _seconds(table, now), table.paused, seats,
+                       obs.nominees if nominating else (),
                        obs.totals if totals is None else totals, obs.winner, unused_to)
 
 
@@ -190,12 +193,26 @@ class Totals:
 
     def __init__(self) -> None:
         self.last: tuple[tuple[int, int], ...] = ()
+        self.day: int | None = None      # the day of the vote they are from
 
     def __call__(self, fx: list[E.Effect]) -> None:
         for f in fx:
             if isinstance(f, E.VoteTotals):
                 self.last = f.totals
+                self.day = None
+
+    def shown(self, table: Table) -> tuple[tuple[int, int], ...]:
+        """The totals to show now: the last vote's, through the night after it, and gone
+        when the next day begins (a day-2 vote's stayed up through nights 3-7 onto the end
+        screen when no later vote replaced it)."""
+        day = table.game.day_no
+        if self.last and self.day is None:
+            self.day = day
+        if self.day is not None and day != self.day:
+            self.dismiss()
+        return self.last
 
     def dismiss(self) -> None:
         """The host tapped on: the totals are read."""
         self.last = ()
+        self.day = None

@@ -394,7 +394,9 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         ("resume" if pub.paused else "pause", ("resume",) if pub.paused else ("pause",)),
         ("skip", ("skip",)), ("undo", ("undo",))]
     if pub.phase == "over":
-        row = [("next_game", ("confirm", "start")), ("new_players", ("setup",))]
+        # the game is over and kept: the next one on one tap (it asked again, on a button
+        # that appeared elsewhere, and the same button tapped again did nothing)
+        row = [("next_game", ("start",)), ("new_players", ("setup",))]
     elif view.pending == "call":
         row = [("call_roles", ("call",))]          # the cards are being dealt: nothing runs
     each = 300 // min(2, len(row))
@@ -542,6 +544,9 @@ class Screen:
                     self.peek = True                  # till the finger lets go
                     return None
                 if b.cmd[0] == "confirm":
+                    if self.confirm == b.cmd[1:]:      # the same button again: it is meant
+                        self.confirm = None
+                        return ("start",) if b.cmd[1] == "begin" else b.cmd[1:]
                     self.confirm = b.cmd[1:]          # ask once more
                     self.selected = None
                     return None
