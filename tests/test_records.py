@@ -375,7 +375,7 @@ def test_the_sheet_speaks_the_games_language(tmp_path: Path) -> None:
             .get_textpage().get_text_range()
         for key in ("title", "seat", "name", "role", "fouls", "winner"):
             assert w(key, lang) in text, (lang, key)
-    assert w("title", "ka") == "თამაშის ოქმი" and w("winner", "ru") == "Победитель"
+    assert w("title", "ka") == "თამაშის ოქმი" and w("winner", "ru") == "Победила команда"
 
 
 def test_the_records_command(tmp_path: Path) -> None:
@@ -648,7 +648,7 @@ def test_records_show_tells_the_game_in_its_language(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "table_app", "records", "--db", url, "show",
                           rec.id[:8]], capture_output=True, text=True, env=env, timeout=120,
                          cwd=tmp_path).stdout
-    assert "Город засыпает." in out and "Победитель: город" in out, out
+    assert "Город засыпает." in out and "Победила команда: город" in out, out
     assert re.search(r"получает \d+ голос", out), out
     names = {s.name for s in rec.seats} | {rec.host}
     words = set(re.findall(r"[A-Za-z]{3,}", out)) - names
