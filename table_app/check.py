@@ -429,7 +429,8 @@ def check_sound(device: str | None) -> tuple[str, bool]:
 
     board = SoundBoard("en", device=device)
     where = f"'{device}'" if device else "the default output"
-    if not board.start(preload=False):
+    from .run import quiet_alsa
+    if not quiet_alsa(lambda: board.start(preload=False)):
         return (f"sound: cannot open {where} ({'; '.join(board.warnings)}); outputs here: "
                 f"{', '.join(audio_outputs()) or 'none'}", False)
     try:

@@ -74,6 +74,27 @@ class ScaledClock:
         return 1000.0 + (time.monotonic() - self.t0) * self.speed
 
 
+def quiet_alsa(start: Any) -> Any:
+    """`start()` with the lines ALSA's C library writes to stderr while SDL looks for a
+    sound card left out (eight "ALSA lib ..." lines came before the table's own "no audio
+    device"); everything else said meanwhile still reaches stderr."""
+    import tempfile
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            return start()
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            caught.seek(0)
+            for line in caught.read().decode("utf-8", "replace").splitlines():
+                if not line.startswith("ALSA lib "):
+                    print(line, file=sys.stderr)
+
+
 def _caps(args: Any) -> tuple[float, float] | None:
     night, day = getattr(args, "night_cap", None), getattr(args, "day_cap", None)
     return None if night is None or day is None else (night, day)
@@ -390,7 +411,7 @@ class TableWindow:
         else:
             self.voice = SoundBoard(args.lang, volume=args.volume, voice_pack=args.voice_pack,
                                     device=getattr(args, "audio_device", "") or None)
-            self.voice.start()
+            quiet_alsa(self.voice.start)
         self.app = TableApp(self.pads, self.voice, self.clock, self.journal, inbox,
                             GrammarConfig())
         self.recorder = _record(args, self.app, lambda: self.names)

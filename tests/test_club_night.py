@@ -365,3 +365,42 @@ def test_the_words_a_host_found_unclear() -> None:
     for group in ("screen", "voice", "sheet"):
         for key, by_lang in entries(group).items():
             assert "'" not in by_lang.get("uz", ""), (group, key, by_lang["uz"])
+
+
+def test_records_show_into_head_ends_quietly(tmp_path: Path) -> None:
+    # finding 13: `records show ... | head` ended in a BrokenPipe traceback
+    import os
+    import subprocess
+    import sys
+
+    from test_records import _records
+
+    from table_app.records.store import Records
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    rec = _records(1)[0]
+    Records(url).record(rec)
+    env = {**os.environ, "TABLE_APP_SETTINGS": str(tmp_path / "none.toml"),
+           "TABLE_APP_PURE": "1"}
+    proc = subprocess.run(f"{sys.executable} -m table_app records --db {url} show "
+                          f"{rec.id[:8]} | head -1", shell=True, capture_output=True,
+                          text=True, env=env, timeout=120, cwd=tmp_path)
+    assert proc.stdout.strip() and "Traceback" not in proc.stderr, proc.stderr
+    assert "BrokenPipe" not in proc.stderr, proc.stderr
+
+
+def test_no_sound_card_is_one_line_without_alsa_noise(tmp_path: Path) -> None:
+    # finding 13: eight "ALSA lib ..." lines came before "no audio device"
+    import os
+    import subprocess
+    import sys
+    env = {**os.environ, "SDL_AUDIODRIVER": "alsa",
+           "TABLE_APP_PURE": "1"}
+    code = ("from table_app.run import quiet_alsa\n"
+            "from table_app.sound.player import SoundBoard\n"
+            "print(quiet_alsa(SoundBoard('en').start))\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=60)
+    if proc.stdout.strip() == "True":
+        pytest.skip("this machine has a sound card")
+    assert "no audio device" in proc.stderr, proc.stderr
+    assert "ALSA lib" not in proc.stderr, proc.stderr

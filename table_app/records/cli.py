@@ -65,10 +65,18 @@ def _open(url: str | None) -> Records:
 
 def main(args: argparse.Namespace) -> int:
     try:
-        return _run(args)
+        code = _run(args)
+        sys.stdout.flush()
+        return code
     except RecordsError as e:
         print(f"table-app: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # the reader stopped reading (`records show ... | head`): nothing more to say, and
+        # no traceback; what is left unflushed goes nowhere
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _run(args: argparse.Namespace) -> int:
