@@ -169,3 +169,13 @@ def test_edges_carry_monotonic_timestamps(rig: Rig) -> None:
     out = rig.tap(6) + rig.hold(6) + rig.tap(6)
     times = [e.t for e in out if isinstance(e, Pressed | Released)]
     assert len(times) == 6 and times == sorted(times)
+
+
+def test_a_picture_no_ring_can_draw_is_refused_alike(rig: Rig) -> None:
+    """An answer word the rings' drawing does not know (a club's new act that forgot its
+    picture) is refused by every backend as the pad controller's encoding refuses it: the
+    fake did not encode, so the table's tests stayed green while every real backend failed."""
+    from table_app.pads.rings import CheckShown
+    with pytest.raises(ValueError):
+        rig.backend.show(2, CheckShown(3, "a word no ring knows"))
+    rig.backend.show(2, CheckShown(3, "red"))          # a known one still goes

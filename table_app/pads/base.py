@@ -113,9 +113,13 @@ class PadBackend:
         """Pump events where the backend must be pumped from the main thread (pygame)."""
 
     def show(self, seat: int, picture: Picture) -> None:
-        """Show `picture` on `seat`'s ring (a repeat of what is shown costs nothing)."""
+        """Show `picture` on `seat`'s ring (a repeat of what is shown costs nothing). A picture
+        the rings cannot draw (an answer word the drawing does not know) is refused here,
+        with ValueError, by every backend alike: the pad controller's encoding refuses it,
+        and a fake or a ring board that drew it later, or never, hid that."""
         if self.pictures.get(seat) == picture:
             return
+        self.encode(picture)
         self.pictures[seat] = picture
         self.shown_at[seat] = self.clock.now()
         if self.quiet:
