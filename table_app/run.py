@@ -415,6 +415,13 @@ class TableWindow:
         self.app = TableApp(self.pads, self.voice, self.clock, self.journal, inbox,
                             GrammarConfig())
         self.recorder = _record(args, self.app, lambda: self.names)
+        self._host_name(self.names)
+
+    def _host_name(self, names: dict[int, str]) -> None:
+        """The host's name typed on the setup screen (seat 0), on the games' sheets from
+        now on; none typed: the settings' `records.host`."""
+        if self.recorder is not None and names.get(0):
+            self.recorder.host = names[0]
 
     def _layout(self) -> None:
         # which button is whose, and how each ring is turned: as `table-app check` found them
@@ -440,6 +447,7 @@ class TableWindow:
             if setup is not None:
                 save_names(setup.names)
                 _forget_presses(self.inbox)
+                self._host_name(setup.names)
             if setup is None or not setup.check:
                 return setup
             t0, notices = (setup.fmt, setup.players, setup.lang, setup.deal), []

@@ -404,3 +404,35 @@ def test_no_sound_card_is_one_line_without_alsa_noise(tmp_path: Path) -> None:
         pytest.skip("this machine has a sound card")
     assert "no audio device" in proc.stderr, proc.stderr
     assert "ALSA lib" not in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_the_protocol_sheet_a_club_files(tmp_path: Path, lang: str) -> None:
+    # finding 13: the host's name could be set only in the settings file; no nominations or
+    # votes by day, no fouls by phase, no signature lines
+    import pypdfium2 as pdfium
+
+    from table_app.records.protocol import protocol_data, protocol_pdf, w
+    from table_app.records.store import from_script
+    from table_app.screen.setup import Setup, draw_setup, load_names, save_names
+    # the host types his own name on the setup screen; it is kept with the players' names
+    setup = Setup(lang=lang)
+    buttons = draw_setup(Painter(), _surface(), setup)
+    assert any(b.cmd == ("host",) for b in buttons)
+    setup.command(("host",))
+    setup.type("Irakli Beridze")
+    setup.type("\r")
+    save_names(setup.names, tmp_path / "names.json")
+    assert load_names(tmp_path / "names.json")[0] == "Irakli Beridze"
+    script = (Path(__file__).parent / "scripts/yakuza/full_game_city_wins.script").read_text()
+    rec = from_script(script, {1: "Nino"}, host="Irakli Beridze", lang=lang)
+    data = protocol_data(rec)
+    day1 = next(p for p in data["phases"] if p["nominations"])
+    assert day1["nominations"] == "1 \u2192 4, 3 \u2192 11"
+    assert "\u21164 \u2014 6" in day1["votes"] and "\u21164" in day1["out"]
+    pdf = pdfium.PdfDocument(str(protocol_pdf(rec, tmp_path / "p.pdf")))
+    text = "".join(pdf[i].get_textpage().get_text_range() for i in range(len(pdf)))
+    assert len(pdf) == 1
+    for word in ("sign_host", "sign_witness", "by_day", "nominations"):
+        assert w(word, lang) in text, word
+    assert "Irakli Beridze" in text

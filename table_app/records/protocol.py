@@ -89,7 +89,45 @@ def protocol_data(rec: GameRecord) -> dict[str, Any]:
         "checks": [{"phase": phase_word(c.phase, lang), "by": role_name(c.by, lang),
                     "seat": c.seat, "result": result_word(c.result, lang)}
                    for c in outcome.checks],
+        "phases": phases(rec.script, lang),
     }
+
+
+def phases(script: str, lang: str) -> list[dict[str, str]]:
+    """The game phase by phase, as a club's protocol keeps it: each day's nominations (who
+    put up whom) and votes (each ballot's totals), the fouls given in each phase (night or
+    day), and who left in it. Phases where none of these happened are left out."""
+    from ..rules import effects as E
+    out: list[dict[str, str]] = []
+    row: dict[str, list[str]] = {}
+    label = ""
+
+    def close() -> None:
+        if label and any(row.values()):
+            out.append({"phase": phase_word(label, lang),
+                        **{k: ", ".join(v) if k != "votes" else "; ".join(v)
+                           for k, v in row.items()}})
+
+    for _, _, effects in run_script(script).steps:
+        for fx in effects:
+            if isinstance(fx, E.PhaseBegins):
+                close()
+                label = f"{fx.phase} {fx.number}"
+                row = {"nominations": [], "votes": [], "fouls": [], "out": []}
+            elif not label:
+                continue
+            elif isinstance(fx, E.Nominated):
+                row["nominations"].append(f"{fx.by} \u2192 {fx.target}")
+            elif isinstance(fx, E.VoteTotals):
+                totals = ", ".join(f"\u2116{s} \u2014 {n}" if s else str(n)
+                                   for s, n in fx.totals) or "0"
+                row["votes"].append(f"{w(fx.kind, lang, 'vote_')}: {totals}")
+            elif isinstance(fx, E.FoulGiven):
+                row["fouls"].append(f"\u2116{fx.seat} ({fx.count})")
+            elif isinstance(fx, E.Eliminated):
+                row["out"].append(f"\u2116{fx.seat} ({cause_word(fx.by, lang)})")
+    close()
+    return out
 
 
 FONT = "DejaVuSans"
@@ -156,7 +194,32 @@ def protocol_pdf(rec: GameRecord, path: Path) -> Path:
         ct.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), font, 10),
                                 ("GRID", (0, 0), (-1, -1), 0.4, colors.grey)]))
         story += [ct, Spacer(1, 5 * mm)]
+    if data["phases"]:
+        # each phase's nominations, votes, fouls and who left, as a club's protocol keeps
+        story.append(Paragraph(w("by_day", lang), body))
+        keys = ("phase", "nominations", "votes", "fouls", "out")
+        small = ParagraphStyle("small", fontName=font, fontSize=9, leading=11)
+        prow: list[list[Any]] = [[Paragraph(_esc(w(k, lang)), small) for k in keys]]
+        prow += [[Paragraph(_esc(ph.get(k, "")), small) for k in keys] for ph in data["phases"]]
+        pt = Table(prow, colWidths=[18 * mm, 34 * mm, 56 * mm, 26 * mm, 46 * mm],
+                   repeatRows=1, hAlign="LEFT")
+        pt.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), font, 9),
+                                ("GRID", (0, 0), (-1, -1), 0.4, colors.grey),
+                                ("BACKGROUND", (0, 0), (-1, 0), colors.Color(0.9, 0.9, 0.9)),
+                                ("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                ("TOPPADDING", (0, 0), (-1, -1), 1),
+                                ("BOTTOMPADDING", (0, 0), (-1, -1), 2)]))
+        story += [pt, Spacer(1, 5 * mm)]
     story.append(Paragraph(f"{w('winner', lang)}: {_esc(data['winner'])}", head))
+    # signed by the host and a witness, as a club files it
+    story.append(Spacer(1, 6 * mm))
+    signs = Table([[f"{w('sign_host', lang)}: ", "", f"{w('sign_witness', lang)}: ", ""]],
+                  colWidths=[42 * mm, 45 * mm, 45 * mm, 45 * mm], hAlign="LEFT")
+    signs.setStyle(TableStyle([("FONT", (0, 0), (-1, -1), font, 10),
+                               ("LINEBELOW", (1, 0), (1, 0), 0.6, colors.black),
+                               ("LINEBELOW", (3, 0), (3, 0), 0.6, colors.black),
+                               ("VALIGN", (0, 0), (-1, -1), "BOTTOM")]))
+    story.append(signs)
     # built in memory, written 0600 (every role of the game is on it)
     buf = io.BytesIO()
     doc = SimpleDocTemplate(buf, pagesize=A4, title=f"{w('title', lang)} {rec.id}",

@@ -52,7 +52,8 @@ def load_names(path: Path | None = None) -> dict[int, str]:
             seat = int(k)
         except ValueError:
             continue
-        if 1 <= seat <= 30 and isinstance(v, str) and (name := clean_name(v)):
+        # (seat 0: the host's own name, for the protocol sheet)
+        if 0 <= seat <= 30 and isinstance(v, str) and (name := clean_name(v)):
             out[seat] = name
     return out
 
@@ -105,9 +106,9 @@ class Setup:
             self.lang = LANGS[(LANGS.index(self.lang) + 1) % len(LANGS)]
         elif name == "dealing":
             self.deal = "cards" if self.deal == "app" else "app"
-        elif name == "name":
+        elif name in ("name", "host"):
             self.end_name()
-            self.editing = int(cmd[1])
+            self.editing = int(cmd[1]) if name == "name" else 0      # 0: the host's
             self.keyboard = self.keyboard or self.lang
         elif name == "key":
             self.tap_key(cmd[1])
@@ -172,12 +173,16 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
     lang = s.lang
     p.text(surf, t("setup", lang), (24, 16), 26, TEXT, True, width=440)
     rows = [("format", format_title(s.fmt, lang)), ("players", str(s.players)),
-            ("language", t("lang_" + s.lang, lang)), ("dealing", t("deal_" + s.deal, lang))]
+            ("language", t("lang_" + s.lang, lang)), ("dealing", t("deal_" + s.deal, lang)),
+            ("host_name", s.names.get(0, "") + ("_" if s.editing == 0 else ""))]
     buttons = []
     for i, (key, value) in enumerate(rows):
-        y = 70 + i * 56
+        y = 70 + i * 48
         p.text(surf, t(key, lang), (24, y + 10), 18, width=140)
-        if key == "players":
+        if key == "host_name":
+            # the host's own name, on every protocol sheet (typed as a player's)
+            buttons.append(_button(p, surf, (170, y, 290, 40), ("host",), value))
+        elif key == "players":
             buttons.append(_button(p, surf, (170, y, 44, 40), ("fewer",), "-"))
             p.text(surf, value, (240, y + 8), 22, TEXT, True)
             buttons.append(_button(p, surf, (290, y, 44, 40), ("more",), "+"))
@@ -208,7 +213,7 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
     buttons.append(_button(p, surf, (240, SIZE[1] - 70, 200, 50), ("check",),
                            t("check_table", lang)))
     # below the choices, then beside Start and Check: the room the screen has left
-    _notices(p, surf, s.notices, lang, [(24, 292, 436, 98),
+    _notices(p, surf, s.notices, lang, [(24, 314, 436, 90),
                                        (456, 398, SIZE[0] - 456 - 16, SIZE[1] - 398 - 4)])
     return buttons
 
@@ -246,7 +251,8 @@ def draw_keyboard(p: Painter, surf: Any, s: Setup) -> list[Button]:
     top = SIZE[1] - 4 * 48 - 40
     p.pg.draw.rect(surf, BG, (0, top - 6, SIZE[0], SIZE[1] - top + 6))
     name = s.names.get(s.editing or 0, "")
-    p.text(surf, f"{s.editing}. {name}_", (24, top), 20, AMBER, True, width=SIZE[0] - 48 - 300)
+    who = t("host_name", s.lang) + ":" if s.editing == 0 else f"{s.editing}."
+    p.text(surf, f"{who} {name}_", (24, top), 20, AMBER, True, width=SIZE[0] - 48 - 300)
     # how long a name may be, always in sight; past it, said (a letter was refused)
     if s.too_long:
         p.text(surf, t("name_limit", s.lang).format(n=NAME_LIMIT), (SIZE[0] - 24, top + 3),
