@@ -640,6 +640,7 @@ class TableWindow:
                          now=app.clock.now())
         if self.recorder is not None and table.stage == "over":
             view = replace(view, rating=self.recorder.top)
+        self.screen.keys = tuple(self.keys.mode)      # a half-typed command, shown
         drew = self.screen.update(view)
         if self.public is not None:
             self.public.update(view)

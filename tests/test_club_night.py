@@ -436,3 +436,38 @@ def test_the_protocol_sheet_a_club_files(tmp_path: Path, lang: str) -> None:
     for word in ("sign_host", "sign_witness", "by_day", "nominations"):
         assert w(word, lang) in text, word
     assert "Irakli Beridze" in text
+
+
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_what_ends_a_speech_and_a_half_typed_command_are_on_the_screen(
+        tmp_path: Path, lang: str) -> None:
+    # finding 7: in the city a speaker's press ended his speech, and Act for on the speaker
+    # ended it too, with nothing on the screen to say so; the keyboard route (A, then
+    # Shift+seat) gave no feedback
+    from table_app.words import t
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=9, fmt_id="city", players=9,
+                                        lang=lang)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                        and t.game.phase == "day" and t.game.waiting().speaker is not None)
+    speaker = table.game.waiting().speaker
+    view = host_view(table, now=clock.now())
+    screen = Screen(_surface())
+    screen.painter.drawn = []
+    screen.update(view)
+    said = " ".join(screen.painter.drawn or [])
+    assert t("speech_ends", lang).format(seat=speaker, skip=t("skip", lang)) in said, said
+    # Act for on the speaker: the screen says Nothing ends his speech
+    screen.acting = speaker
+    screen.painter.drawn = []
+    screen.update(view)
+    said = " ".join(screen.painter.drawn or [])
+    ask = t("act_speaker", lang).format(nothing=t("nothing", lang))
+    assert ask.split()[0] in said and ask.split()[-1] in said, said
+    # the keyboard's A, then Shift+5: shown as it is typed
+    screen.acting = None
+    screen.keys = ("act", "5")
+    screen.painter.drawn = []
+    assert screen.update(view)
+    said = " ".join(screen.painter.drawn or [])
+    assert f"{t('act', lang)} #5" in said and "Shift" in said, said
+    assert screen.painter.overflows == [] and screen.painter.shrunk == []

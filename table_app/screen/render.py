@@ -303,7 +303,7 @@ def draw_public(p: Painter, surf: Any, pub: PublicState) -> None:
 
 def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None,
               acting: int | None = None, confirm: tuple[str, ...] | None = None,
-              hide_roles: bool = False) -> list[Button]:
+              hide_roles: bool = False, keys: tuple[str, ...] = ()) -> list[Button]:
     """The host's screen: the whole table, roles and choices, and the command buttons; with
     `hide_roles`, nothing says who holds what (a player beside the host can read a 7-inch
     panel): no role, no awake or asked mark on the seats, no night choice, no note that
@@ -359,6 +359,15 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
                    (x, y), 16, AMBER, width=w)
             y += 20
         y += 4
+    speaker = next((sv.seat for sv in seats if sv.speaking), None)
+    if speaker is not None and pub.step in ("speeches", "defence", "tie"):
+        # what ends a speech, said where the host reads it (a speaker's own press ended it
+        # with nothing on the screen to say so)
+        for row in wrap(p, t("speech_ends", lang).format(seat=speaker, skip=t("skip", lang)),
+                        14, w)[:2]:
+            p.text(surf, row, (x, y), 14, TEXT, width=w)
+            y += 18
+        y += 4
     if pub.phase == "over" and view.rating:
         # between games: the season's rating from the club's records
         p.text(surf, t("rating", lang), (x, y), 16, BLUE, True, width=w)
@@ -405,9 +414,12 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         buttons.append(_button(p, surf, (x + (i % 2) * each, top, each - 5, 36), cmd,
                                t(key, lang)))
     if acting is not None:
-        # acting for a broken pad: the next seat tapped is his choice, or nothing
-        for i, r in enumerate(wrap(p, f"#{acting}: {t('act_target', lang)}", 13, 195, True)[:2]):
-            p.text(surf, r, (x, 426 + 17 * i), 13, AMBER, True, width=195)
+        # acting for a broken pad: the next seat tapped is his choice, or nothing (for the
+        # speaker: Nothing ends his speech, and the screen says so)
+        ask = t("act_speaker", lang).format(nothing=t("nothing", lang)) \
+            if acting == speaker else t("act_target", lang)
+        for i, r in enumerate(wrap(p, f"#{acting}: {ask}", 13, 195, True)[:3]):
+            p.text(surf, r, (x, 422 + 16 * i), 13, AMBER, True, width=195)
         buttons.append(_button(p, surf, (x + 200, 428, 100, 40), ("act", str(acting), "-"),
                                t("nothing", lang)))
     elif confirm is not None:
@@ -438,6 +450,12 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
                 continue
             cmd = ("assign", str(selected), role) if selected is not None else ("call", role)
             buttons.append(_button(p, surf, rect, cmd, role_name(role, lang)))
+    elif keys:
+        # a command half typed on the keyboard (F, D or A, then Shift and seat keys): what
+        # it is so far, and what it waits for
+        so_far = t(keys[0], lang) + "".join(f" #{k}" for k in keys[1:])
+        for i, r in enumerate(wrap(p, f"{so_far}: {t('keys_then', lang)}", 14, w, True)[:2]):
+            p.text(surf, r, (x, 426 + 18 * i), 14, AMBER, True, width=w)
     elif selected is not None and pub.phase != "over":     # a finished game has no fouls
         sel = str(selected)
         seat_row: list[tuple[str, tuple[str, ...]]] = [
@@ -491,6 +509,8 @@ class Screen:
         self.selected: int | None = None
         self.acting: int | None = None
         self.confirm: tuple[str, ...] | None = None   # a removal waiting for its second tap
+        #: a command half typed on the host's keyboard (HostKeys.mode), shown as it goes
+        self.keys: tuple[str, ...] = ()
         #: roles (and night choices) hidden unless the host holds his roles button down
         #: (`peek`): a player beside him can read a 7-inch panel; nothing goes to the table
         self.hide_roles = True
@@ -499,7 +519,7 @@ class Screen:
     def update(self, view: HostView) -> bool:
         """Draw if anything changed; True if it drew."""
         model = (view.public if self.public else view, self.selected, self.acting,
-                 self.confirm, self.public, self.hidden)
+                 self.confirm, self.public, self.hidden, self.keys)
         if model == self.last:
             return False
         self.last = model
@@ -509,7 +529,7 @@ class Screen:
             self.buttons = []
         else:
             self.buttons = draw_host(self.painter, self.surface, view, self.selected,
-                                     self.acting, self.confirm, self.hidden)
+                                     self.acting, self.confirm, self.hidden, self.keys)
         return True
 
     @property
