@@ -363,9 +363,9 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     if speaker is not None and pub.step in ("speeches", "defence", "tie"):
         # what ends a speech, said where the host reads it (a speaker's own press ended it
         # with nothing on the screen to say so)
-        for row in wrap(p, t("speech_ends", lang).format(seat=speaker, skip=t("skip", lang)),
-                        14, w)[:2]:
-            p.text(surf, row, (x, y), 14, TEXT, width=w)
+        for said in wrap(p, t("speech_ends", lang).format(seat=speaker, skip=t("skip", lang)),
+                         14, w)[:2]:
+            p.text(surf, said, (x, y), 14, TEXT, width=w)
             y += 18
         y += 4
     if pub.phase == "over" and view.rating:
