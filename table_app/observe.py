@@ -431,73 +431,100 @@ def play(text: str, press_at: float = 3.0, seed: int = 0, lang: str = "en",
                          format_file=None if _builtin(fmt) else fmt.source,
                          roles=replay.dealt, options=replay.options,
                          caps=(settings.night_cap, settings.day_cap))
-        players = ScriptPlayers(pads, plan_phases(replay), press_at)
-        screen: list[dict[str, Any]] = [{}]
-
-        def look_screen(t: float) -> None:
-            view = dataclasses.asdict(public_state(table, now=t))
-            if view != screen[0]:
-                screen[0] = view
-                emit({"t": t, "screen": view})
-
-        def feed(inp: Input) -> None:
-            app.feed(inp)
-            look_screen(clock.now())
-
+        run = _Run(app, table, pads, ScriptPlayers(pads, plan_phases(replay), press_at),
+                   clock, inbox, emit)
         start = clock.now()
-        look_screen(clock.now())
-        ended = None
-        ticked: tuple[float, float] | None = None
+        run.look_screen(start)
         last = _last_phase(replay)
-        while clock.now() - start < limit:
-            now = clock.now()
-            if table.stage == "play" and table.game.phase_label() == last \
-                    and table.game.step == "done" and players.next_time() is None:
-                break       # the script ends here: its last phase has run out
-            for cmd in players.look(table, now):
-                feed(Host(cmd))
-            if not inbox.empty():
-                feed(inbox.get_nowait())
-                continue
-            if table.stage == "over":
-                ended = ended if ended is not None else now
-                if now - ended >= 1.0 and players.next_time() is None:
-                    break
-            due = table.next_deadline()
-            if due is not None and due <= now + EPS and ticked != (now, due):
-                # a deadline met by a press at (or a rounding error before) the same instant:
-                # the press went first, and the deadline is kept now, not at whatever comes
-                # next (a window would last longer when someone pressed at its very end)
-                ticked = (now, due)
-                clock.set(max(now, due))
-                feed(Tick())
-                continue
-            times = [t for t in (table.next_deadline(), players.next_time(),
-                                 players.next_host_time(players.phases.get(
-                                     table.game.phase_label()))) if t is not None and
-                     t > now + EPS]
-            if table.timer is not None:
-                times.append(app.last_tick + 1.0)
-            if table.stage == "over":
-                times.append(ended + 1.0 if ended is not None else now + 1.0)
-            if not times:
-                raise RuntimeError(f"observe: the table waits for nothing ({table.stage}, "
-                                   f"{table.game.phase_label()} {table.game.step})")
-            nxt = min(times)
-            for t in sorted(pads.changes_between(now, nxt) + _timer_changes(table, now, nxt)):
-                if t < nxt:
-                    clock.set(t)
-                    for seat in range(1, n + 1):
-                        pads.look(seat, t)
-                    look_screen(t)
-            clock.set(max(now, nxt))
-            players.fire(clock.now())
-            if inbox.empty():
-                feed(Tick())
+        while clock.now() - start < limit and run.step(last):
+            pass
         app.close()
     for line in lines:
         line["t"] = round(line["t"] - start, 3)
     return in_order(lines), table
+
+
+class _Run:
+    """The virtual table's loop on the fake clock: the script's players press, the host gives
+    his commands, time runs to the next thing that happens, and what the room perceives is
+    emitted as it changes."""
+
+    def __init__(self, app: TableApp, table: Table, pads: WatchedPads,
+                 players: ScriptPlayers, clock: FakeClock, inbox: queue.Queue[Input],
+                 emit: Emit) -> None:
+        self.app, self.table, self.pads, self.players = app, table, pads, players
+        self.clock, self.inbox, self.emit = clock, inbox, emit
+        self.screen: dict[str, Any] = {}
+        self.ended: float | None = None
+        self.ticked: tuple[float, float] | None = None
+
+    def look_screen(self, t: float) -> None:
+        view = dataclasses.asdict(public_state(self.table, now=t))
+        if view != self.screen:
+            self.screen = view
+            self.emit({"t": t, "screen": view})
+
+    def feed(self, inp: Input) -> None:
+        self.app.feed(inp)
+        self.look_screen(self.clock.now())
+
+    def step(self, last: str) -> bool:
+        """One turn of the loop; False once the script's game has run its course."""
+        table, players, now = self.table, self.players, self.clock.now()
+        if table.stage == "play" and table.game.phase_label() == last \
+                and table.game.step == "done" and players.next_time() is None:
+            return False        # the script ends here: its last phase has run out
+        for cmd in players.look(table, now):
+            self.feed(Host(cmd))
+        if not self.inbox.empty():
+            self.feed(self.inbox.get_nowait())
+            return True
+        if table.stage == "over":
+            self.ended = self.ended if self.ended is not None else now
+            if now - self.ended >= 1.0 and players.next_time() is None:
+                return False
+        due = table.next_deadline()
+        if due is not None and due <= now + EPS and self.ticked != (now, due):
+            # a deadline met by a press at (or a rounding error before) the same instant:
+            # the press went first, and the deadline is kept now, not at whatever comes
+            # next (a window would last longer when someone pressed at its very end)
+            self.ticked = (now, due)
+            self.clock.set(max(now, due))
+            self.feed(Tick())
+            return True
+        self._run_to(now, self._next(now))
+        return True
+
+    def _next(self, now: float) -> float:
+        """When something next happens: a deadline, a press, a host command, a tick."""
+        table, players = self.table, self.players
+        times = [t for t in (table.next_deadline(), players.next_time(),
+                             players.next_host_time(players.phases.get(
+                                 table.game.phase_label()))) if t is not None and
+                 t > now + EPS]
+        if table.timer is not None:
+            times.append(self.app.last_tick + 1.0)
+        if table.stage == "over":
+            times.append(self.ended + 1.0 if self.ended is not None else now + 1.0)
+        if not times:
+            raise RuntimeError(f"observe: the table waits for nothing ({table.stage}, "
+                               f"{table.game.phase_label()} {table.game.step})")
+        return min(times)
+
+    def _run_to(self, now: float, nxt: float) -> None:
+        """Time runs to `nxt`: the rings and the public timer that change by themselves on
+        the way are looked at as they do, then the presses due are made."""
+        pads = self.pads
+        for t in sorted(pads.changes_between(now, nxt) + _timer_changes(self.table, now, nxt)):
+            if t < nxt:
+                self.clock.set(t)
+                for seat in range(1, pads.seats + 1):
+                    pads.look(seat, t)
+                self.look_screen(t)
+        self.clock.set(max(now, nxt))
+        self.players.fire(self.clock.now())
+        if self.inbox.empty():
+            self.feed(Tick())
 
 
 def in_order(lines: list[Line]) -> list[Line]:

@@ -297,85 +297,108 @@ def _close_until(game: Game, steps: tuple[str, ...], fx: list[E.Effect]) -> None
 
 
 def _statement(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect]:
-    fx: list[E.Effect] = []
+    """One statement after the header: its handler, by its first word."""
     _over(game, line)
-    if kw == "night":
-        if args:
-            raise ScriptError(line, "'night' takes nothing after it")
-        if game.phase == "night":
-            raise ScriptError(line, f"night {game.night_no} has not ended: a 'day' comes first")
-        fx += game.finish_phase()
-        _over(game, line)      # the day's end decided the game: no night begins
-        return fx + game.apply(A.BeginNight())
-    if kw == "day":
-        if args:
-            raise ScriptError(line, "'day' takes nothing after it")
-        if game.phase != "night":
-            what = "the game has not begun" if game.phase == "ready" else \
-                f"day {game.day_no} has not ended"
-            raise ScriptError(line, f"a day follows a night: {what}")
-        fx += game.finish_phase()
-        _over(game, line)      # the night's end decided the game: no day begins
-        return fx + game.apply(A.BeginDay())
+    if kw in ("night", "day"):
+        return _phase(game, line, kw, args)
     if game.phase == "ready":
         raise ScriptError(line, "the game has not begun: the first phase is 'night'")
     if kw in DECISIONS:
         return _decision(game, line, kw, args)
-    if kw == "timeout":
-        if len(args) != 1:
-            raise ScriptError(line, "timeout takes one role")
-        if args[0] not in DECISIONS:
-            raise ScriptError(line, f"unknown role '{args[0]}'")
-        return game.apply(A.Timeout(args[0]))
-    if kw == "nominate":
-        if len(args) != 2:
-            raise ScriptError(line, "nominate takes two seats: S T")
-        return game.apply(A.Nominate(_int(args[0], line), _int(args[1], line)))
-    if kw in ("vote", "revote"):
-        target, seats = _voters(kw, args, line)
-        if game.phase != "day":
-            raise ScriptError(line, "votes are cast in the day")
-        if kw == "vote":
-            _close_until(game, ("vote", "tie", "revote", "removeall", "take"), fx)
-            if game.step != "vote":
-                raise ScriptError(line, _no_vote(game, "vote"))
-        else:
-            _close_until(game, ("revote", "removeall", "take"), fx)
-            _over(game, line)
-            if game.step != "revote":
-                raise ScriptError(line, _no_vote(game, "revote"))
-        for seat in seats:
-            fx += game.apply(A.Ballot(seat, target))
-        return fx
+    handler = _HANDLERS.get(kw)
+    if handler is not None:
+        return handler(game, line, kw, args)
     if kw == "removeall":
         raise ScriptError(line, "expected 'removeall: S S S' (the colon attached)")
-    if kw == "removeall:":
-        seats = _seats(args, line)
-        if game.phase != "day":
-            raise ScriptError(line, "the remove-all question is asked in the day")
-        _close_until(game, ("removeall", "take"), fx)
-        _over(game, line)
-        if game.step != "removeall":
-            raise ScriptError(line, _no_vote(game, "removeall"))
-        for seat in seats:
-            fx += game.apply(A.RemoveAllYes(seat))
-        return fx
-    if kw == "take":
-        if len(args) != 2:
-            raise ScriptError(line, "take takes two seats: S T")
-        if game.phase == "day" and game.step in ("vote", "revote", "removeall"):
-            fx += game.apply(A.Close())
-            _over(game, line)
-        fx += game.apply(A.Take(_int(args[0], line), _int(args[1], line)))
-        return fx
-    if kw in ("foul", "disqualify"):
-        if len(args) != 1:
-            raise ScriptError(line, f"{kw} takes one seat")
-        seat = _int(args[0], line)
-        return game.apply(A.Foul(seat) if kw == "foul" else A.Disqualify(seat))
     if kw in ROLES:
         raise ScriptError(line, f"the {kw} has no night decision of its own")
     raise ScriptError(line, f"unknown statement '{kw}'")
+
+
+def _phase(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect]:
+    """`night` or `day`: the running phase closes as if its time ran out, the next begins."""
+    if args:
+        raise ScriptError(line, f"'{kw}' takes nothing after it")
+    if kw == "night" and game.phase == "night":
+        raise ScriptError(line, f"night {game.night_no} has not ended: a 'day' comes first")
+    if kw == "day" and game.phase != "night":
+        what = "the game has not begun" if game.phase == "ready" else \
+            f"day {game.day_no} has not ended"
+        raise ScriptError(line, f"a day follows a night: {what}")
+    fx = game.finish_phase()
+    _over(game, line)      # the phase's end decided the game: no new phase begins
+    return fx + game.apply(A.BeginNight() if kw == "night" else A.BeginDay())
+
+
+def _timeout(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect]:
+    if len(args) != 1:
+        raise ScriptError(line, "timeout takes one role")
+    if args[0] not in DECISIONS:
+        raise ScriptError(line, f"unknown role '{args[0]}'")
+    return game.apply(A.Timeout(args[0]))
+
+
+def _nominate(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect]:
+    if len(args) != 2:
+        raise ScriptError(line, "nominate takes two seats: S T")
+    return game.apply(A.Nominate(_int(args[0], line), _int(args[1], line)))
+
+
+def _ballots(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect]:
+    """`vote T: S S`, `revote T: S S`: the day's running steps close until that vote."""
+    fx: list[E.Effect] = []
+    target, seats = _voters(kw, args, line)
+    if game.phase != "day":
+        raise ScriptError(line, "votes are cast in the day")
+    if kw == "vote":
+        _close_until(game, ("vote", "tie", "revote", "removeall", "take"), fx)
+    else:
+        _close_until(game, ("revote", "removeall", "take"), fx)
+        _over(game, line)
+    if game.step != kw:
+        raise ScriptError(line, _no_vote(game, kw))
+    for seat in seats:
+        fx += game.apply(A.Ballot(seat, target))
+    return fx
+
+
+def _removeall(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect]:
+    fx: list[E.Effect] = []
+    seats = _seats(args, line)
+    if game.phase != "day":
+        raise ScriptError(line, "the remove-all question is asked in the day")
+    _close_until(game, ("removeall", "take"), fx)
+    _over(game, line)
+    if game.step != "removeall":
+        raise ScriptError(line, _no_vote(game, "removeall"))
+    for seat in seats:
+        fx += game.apply(A.RemoveAllYes(seat))
+    return fx
+
+
+def _take(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect]:
+    fx: list[E.Effect] = []
+    if len(args) != 2:
+        raise ScriptError(line, "take takes two seats: S T")
+    if game.phase == "day" and game.step in ("vote", "revote", "removeall"):
+        fx += game.apply(A.Close())
+        _over(game, line)
+    return fx + game.apply(A.Take(_int(args[0], line), _int(args[1], line)))
+
+
+def _host(game: Game, line: int, kw: str, args: list[str]) -> list[E.Effect]:
+    """`foul S`, `disqualify S`: the host's commands."""
+    if len(args) != 1:
+        raise ScriptError(line, f"{kw} takes one seat")
+    seat = _int(args[0], line)
+    return game.apply(A.Foul(seat) if kw == "foul" else A.Disqualify(seat))
+
+
+#: the statements after the header (but the phases and the night decisions), by first word
+_HANDLERS: dict[str, Callable[[Game, int, str, list[str]], list[E.Effect]]] = {
+    "timeout": _timeout, "nominate": _nominate, "vote": _ballots, "revote": _ballots,
+    "removeall:": _removeall, "take": _take, "foul": _host, "disqualify": _host,
+}
 
 
 def _no_vote(game: Game, kw: str) -> str:
