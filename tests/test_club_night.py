@@ -471,3 +471,31 @@ def test_what_ends_a_speech_and_a_half_typed_command_are_on_the_screen(
     said = " ".join(screen.painter.drawn or [])
     assert f"{t('act', lang)} #5" in said and "Shift" in said, said
     assert screen.painter.overflows == [] and screen.painter.shrunk == []
+
+
+def test_names_beside_the_seats_are_readable_on_the_panel(tmp_path: Path) -> None:
+    # finding 11: names and roles beside the seats were 10-11 px grey on dark (about 2 mm on
+    # a 7-inch panel), and a narration line touched the panel's right edge
+    sizes: dict[str, int] = {}
+    rights: list[int] = []
+
+    class Sizes(Painter):
+        def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
+                 anchor="topleft", width=None):
+            rect = super().text(surf, s, pos, size, colour, bold, anchor, width)
+            sizes[s] = size
+            if s.startswith("\u201c"):
+                rights.append(rect.right)
+            return rect
+
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, fmt_id="yakuza", players=12)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                        and t.game.phase == "night" and len(t.captions) >= 2)
+    names = Names({1: "Nino", 2: "Giorgi", 7: "Aleksandre"})
+    p = Sizes()
+    draw_host(p, _surface(), host_view(table, names, now=clock.now()))
+    assert all(sizes[n] >= 14 for n in ("Nino", "Giorgi", "Aleksandre")), sizes
+    p = Sizes()
+    draw_public(p, _surface(), public_state(table, names, now=clock.now()))
+    assert all(sizes[n] >= 14 for n in ("Nino", "Giorgi", "Aleksandre")), sizes
+    assert rights and max(rights) <= 800 - 14, rights

@@ -104,6 +104,8 @@ def seat_xy(seat: int, n: int, centre: tuple[int, int], radius: tuple[int, int])
     return int(centre[0] + radius[0] * math.cos(a)), int(centre[1] + radius[1] * math.sin(a))
 
 
+#: a name or a role beside a seat at a table of up to 12
+LABEL_SIZE = 14
 #: a big table's label (a name, a role) under 10 px type: "Любовница" takes 61 px
 BIG_LABEL_W = 62
 #: a big table's seats stand this far in from the table area's sides and top (px), so
@@ -233,16 +235,17 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         # inside the circle a name had 54 px and shrank to 9 px
         labels = [(sv.name, TEXT if sv.alive else DIM)] if sv.name else []
         if host and sv.role:
-            labels.append((seat_role(sv.role, pub.lang, big), BLUE if sv.awake else DIM))
-        below = cy + r + 4 + 13 * len(labels) < y + h
+            labels.append((seat_role(sv.role, pub.lang, True), BLUE if sv.awake else DIM))
+        below = cy + r + 4 + 16 * len(labels) < y + h
         if big and labels:              # (a seat with no label has no place: none is made)
             lx, ly0, anchor = placed[sv.seat]
             for i, (label, colour) in enumerate(labels):
                 p.text(surf, label, (lx, ly0 + 12 * i), 10, colour, anchor=anchor,
                        width=BIG_LABEL_W)
+        # (14 px: at 11 px grey a name was 2 mm high on the 7-inch panel)
         for i, (label, colour) in enumerate(labels if not big else ()):
-            ly = cy + r + 10 + 13 * i if below else cy - r - 10 - 13 * (len(labels) - 1 - i)
-            p.text(surf, label, (cx, ly), 11, colour, anchor="center", width=100)
+            ly = cy + r + 12 + 16 * i if below else cy - r - 12 - 16 * (len(labels) - 1 - i)
+            p.text(surf, label, (cx, ly), LABEL_SIZE, colour, anchor="center", width=104)
         if not sv.alive:
             d = int(18 * k)
             pg.draw.line(surf, RED, (cx - d, cy - d), (cx + d, cy + d), 3)
@@ -377,7 +380,8 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
             y += 18
     # what the voice just said, for a host without sound (or with a noisy room): the last
     # two lines, each over two rows when it must (shrunk, a long one was unreadable)
-    rows = [r for line in view.captions[-2:] for r in wrap(p, "“" + line + "”", 13, w)[:2]]
+    # (a margin from the panel's edge: a long line touched it)
+    rows = [r for line in view.captions[-2:] for r in wrap(p, "“" + line + "”", 13, w - 8)[:2]]
     rows = rows[-4:]
     cy = 334 - 16 * len(rows)
     # the latest notes that fit above them (and above a card deal's role buttons)
