@@ -298,6 +298,14 @@ def _check_round(pygame: Any, display: Any, area: Any, pads: Any, kind: str,
     test.tick(pads.clock.now())
 
 
+def _displays(pygame: Any) -> int:
+    """How many displays the table has (the room's window needs one of its own)."""
+    try:
+        return len(pygame.display.get_desktop_sizes())
+    except pygame.error:
+        return 1
+
+
 def _taken(inbox: queue.Queue[Input]) -> Iterator[Input]:
     """Every input waiting in the inbox, taken out of it."""
     while True:
@@ -588,7 +596,12 @@ class TableWindow:
                 self.screen.last = None         # the other pane: drawn again
             elif e.type == pygame.KEYDOWN and e.unicode.lower() == "v":
                 # the room's own window, opened or closed: never the host's screen
-                if self.public is None:
+                if self.public is None and _displays(pygame) < 2:
+                    # one display: the room's window would cover the host's screen
+                    assert self.app is not None and self.app.table is not None
+                    self.app.table.tell("public_one_display")
+                    self.screen.last = None
+                elif self.public is None:
                     self.public = PublicWindow()
                 else:
                     self.public.close()

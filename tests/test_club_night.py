@@ -499,3 +499,29 @@ def test_names_beside_the_seats_are_readable_on_the_panel(tmp_path: Path) -> Non
     draw_public(p, _surface(), public_state(table, names, now=clock.now()))
     assert all(sizes[n] >= 14 for n in ("Nino", "Giorgi", "Aleksandre")), sizes
     assert rights and max(rights) <= 800 - 14, rights
+
+
+def test_the_rooms_window_on_one_display_is_a_note_not_a_cover(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    # finding 11: on a single display the room's window (V) covered the host's screen
+    from table_app import run
+    from table_app.table.host import HostKeys
+    from table_app.words import t
+    pygame.display.init()
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5)
+    window = run.TableWindow.__new__(run.TableWindow)
+    window.pygame, window.public, window.app, window.kind = pygame, None, app, "fake"
+    window.screen = Screen(_surface())
+    window.keys = HostKeys(lambda c: None)
+    window.pads = object()
+    window.display = type("D", (), {"key": staticmethod(lambda e: False)})()
+    opened: list[int] = []
+    monkeypatch.setattr("table_app.screen.public.PublicWindow", lambda: opened.append(1))
+    monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [(800, 480)])
+    v = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_v, unicode="v", mod=0)
+    assert window._handle([v])
+    assert not opened and window.public is None
+    assert t("note_public_one_display", "en") in host_view(app.table).notes
+    monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [(800, 480), (1920, 1080)])
+    assert window._handle([v]) and opened
