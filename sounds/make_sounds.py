@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Render the narration catalogue and the timer sounds into the OGG files the app plays.
 
-    python3 sounds/make_sounds.py [--lang ka en uz ru] [--only CLIP ...]
+    python3 sounds/make_sounds.py [--lang ka en uz ru] [--only CLIP ...] [--timers]
 
 Needs espeak-ng and sox (Debian: apt-get install espeak-ng sox). Speech is rendered by
 espeak-ng, trimmed, brought to one loudness (RMS -20 dBFS, peaks under -1 dBFS) and encoded
@@ -116,10 +116,19 @@ def timer_sounds() -> dict[str, tuple[array.array[int], float]]:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--lang", nargs="*", default=list(LANGS), choices=LANGS)
+    p.add_argument("--lang", nargs="*", choices=LANGS,
+                   help="the languages to render, and only them (default: every language "
+                        "and the timer sounds)")
     p.add_argument("--only", nargs="*", help="clip ids to render (default: all)")
+    p.add_argument("--timers", action="store_true",
+                   help="the timer sounds too (with --lang or --only)")
     p.add_argument("--out", type=Path, default=HERE)
     args = p.parse_args()
+    # a translator who renders his own language touches nothing else: the timer sounds
+    # (which every language shares) only on a whole run or when asked for
+    timers = args.timers or (args.lang is None and not args.only)
+    if args.lang is None:
+        args.lang = list(LANGS)
     for tool in ("espeak-ng", "sox"):
         if shutil.which(tool) is None:
             print(f"make_sounds: {tool} is missing (apt-get install espeak-ng sox)",
@@ -133,7 +142,7 @@ def main() -> int:
             for clip in wanted:
                 speak(lang, clip, clips[clip][lang], tmp, args.out)
             print(f"{lang}: {len(wanted)} clips")
-        if not args.only:
+        if timers:
             for name, (samples, level) in timer_sounds().items():
                 wav = tmp / f"{name}.wav"
                 write_wav(wav, normalise(samples, level), RATE)

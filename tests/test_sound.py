@@ -235,3 +235,15 @@ def test_every_seat_number_to_30_is_said_as_a_number_in_every_language() -> None
             said = _phonemes(text(num(n), lang) or "", voice)
             digits = _phonemes(" ".join(str(n)), voice)
             assert said != digits, (lang, n, said)
+
+
+def test_rendering_one_language_touches_only_that_language(tmp_path: Path) -> None:
+    """A translator's `make_sounds --lang uz` rewrote the four timer sounds every language
+    shares (espeak-ng and the encoder are not byte-for-byte repeatable)."""
+    proc = subprocess.run([sys.executable, str(SOUNDS / "make_sounds.py"), "--lang", "uz",
+                           "--out", str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    made = {p.relative_to(tmp_path).parts[0] for p in tmp_path.rglob("*") if p.is_file()}
+    assert made == {"uz"}
+    assert len(list((tmp_path / "uz").glob("*.ogg"))) == len(list((SOUNDS / "uz").glob("*.ogg")))
