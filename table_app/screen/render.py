@@ -13,6 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from ..check import spans
 from ..sound.catalogue import role_name
 from ..words import texts
 from .model import HostView, PublicState, SeatView, t
@@ -236,7 +237,7 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         labels = [(sv.name, TEXT if sv.alive else DIM)] if sv.name else []
         if host and sv.role:
             labels.append((seat_role(sv.role, pub.lang, True), BLUE if sv.awake else DIM))
-        below = cy + r + 4 + 16 * len(labels) < y + h
+        below = cy + r + 4 + 17 * len(labels) < y + h
         if big and labels:              # (a seat with no label has no place: none is made)
             lx, ly0, anchor = placed[sv.seat]
             for i, (label, colour) in enumerate(labels):
@@ -244,7 +245,7 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
                        width=BIG_LABEL_W)
         # (14 px: at 11 px grey a name was 2 mm high on the 7-inch panel)
         for i, (label, colour) in enumerate(labels if not big else ()):
-            ly = cy + r + 12 + 16 * i if below else cy - r - 12 - 16 * (len(labels) - 1 - i)
+            ly = cy + r + 12 + 17 * i if below else cy - r - 12 - 17 * (len(labels) - 1 - i)
             p.text(surf, label, (cx, ly), LABEL_SIZE, colour, anchor="center", width=104)
         if not sv.alive:
             d = int(18 * k)
@@ -432,12 +433,12 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         if confirm[0] == "start":
             ask, label = t("confirm_next", lang), t("next_game", lang)
         elif confirm[0] == "begin":
-            ask = t("confirm_unseen", lang).format(seats=", ".join(map(str, view.unseen)))
+            ask = t("confirm_unseen", lang).format(seats=spans(list(view.unseen)))
             label, sent = t("start", lang), ("start",)
         else:
             ask, label = f"#{confirm[1]}: {t('confirm_remove', lang)}", t("disqualify", lang)
-        for i, r in enumerate(wrap(p, ask, 13, 195, True)[:2]):
-            p.text(surf, r, (x, 426 + 17 * i), 13, RED, True, width=195)
+        for i, r in enumerate(wrap(p, ask, 13, 195, True)[:3]):
+            p.text(surf, r, (x, 422 + 17 * i), 13, RED, True, width=195)
         buttons.append(_button(p, surf, (x + 200, 428, 100, 40), sent, label))
     elif view.missing and not view.calling:
         # a card deal with roles nobody pressed for: tap a seat, then the role on his card;

@@ -3,6 +3,7 @@ same fixed time whatever the role (app deal), or the host's cards register role 
 
 from __future__ import annotations
 
+from ..check import spans
 from ..pads.rings import Dark, RoleCard
 from ..rules import actions as A
 from ..rules import deal_from_seed
@@ -91,7 +92,7 @@ class DealFlow:
             # "every player has seen his role" only when each held his button in his turn
             unseen = self.unseen()
             if unseen:
-                self.ready("seen_not_all", seats=", ".join(map(str, unseen)))
+                self.ready("seen_not_all", seats=spans(unseen))
             else:
                 self.ready("seen_all")
             return
