@@ -594,6 +594,9 @@ class TableWindow:
                 self.screen.last = None
             elif self.display.key(e):
                 self.screen.last = None         # the other pane: drawn again
+            elif e.type in (pygame.KEYDOWN, pygame.KEYUP) and \
+                    pygame.K_F1 <= e.key <= pygame.K_F12:
+                rest.append(e)                  # the simulator's seats 13-30
             elif e.type == pygame.KEYDOWN and e.unicode.lower() == "v":
                 # the room's own window, opened or closed: never the host's screen
                 if self.public is None and _displays(pygame) < 2:

@@ -526,3 +526,26 @@ def test_the_rooms_window_on_one_display_is_a_note_not_a_cover(tmp_path: Path,
     assert t("note_public_one_display", "en") in host_view(app.table).notes
     monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [(800, 480), (1920, 1080)])
     assert window._handle([v]) and opened
+
+
+def test_the_simulators_seats_13_to_30_have_keys(tmp_path: Path) -> None:
+    # finding 11: at a table of 20 in the simulator, seats 13-20 had no keys
+    from firmware_bridge.ringdraw import MAX_SEATS
+    from table_app.clock import FakeClock
+    from table_app.pads.events import PadEdge
+    from table_app.pads.sim import SimPads
+    got: list[object] = []
+    pads = SimPads(MAX_SEATS, got.append, FakeClock(), size=(480, 480),
+                   surface=pygame.Surface((480, 480)))
+    pads.set_table(30)
+
+    def key(kind: int, k: int, shift: bool = False) -> bool:
+        return pads.handle_event(pygame.event.Event(kind, key=k, unicode="", scancode=0,
+                                                    mod=pygame.KMOD_SHIFT if shift else 0))
+    for k, seat, shift in ((pygame.K_F1, 13, False), (pygame.K_F8, 20, False),
+                           (pygame.K_F12, 24, False), (pygame.K_F1, 25, True),
+                           (pygame.K_F6, 30, True)):
+        assert key(pygame.KEYDOWN, k, shift) and seat in pads.keys_down
+        assert key(pygame.KEYUP, k) and seat not in pads.keys_down      # (Shift let go)
+    seats = [e.seat for e in got if isinstance(e, PadEdge) and e.pressed]
+    assert seats == [13, 20, 24, 25, 30], got

@@ -1,7 +1,8 @@
 """The pad simulator: twelve pads round a table in a pygame window.
 
-Keys 1-9, 0, -, = are seats 1-12 (key down and key up, so holds work); the mouse presses the
-pad under it. Each pad shows its ring as the hardware would: pixel k sits where seat k+1 sits
+Keys 1-9, 0, -, = are seats 1-12 (key down and key up, so holds work), F1-F12 seats 13-24
+and Shift+F1-F6 seats 25-30 (a big table's second and third controllers); the mouse presses
+the pad under it. Each pad shows its ring as the hardware would: pixel k sits where seat k+1 sits
 at the table, so the ring is a map. The default backend where no hardware is found, so the
 app runs on any laptop.
 """
@@ -105,6 +106,16 @@ class SimPads(PadBackend):
         if ev.type == pygame.QUIT:
             self.closed = True
             return True
+        if ev.type in (pygame.KEYDOWN, pygame.KEYUP) and pygame.K_F1 <= ev.key <= pygame.K_F12:
+            k = ev.key - pygame.K_F1
+            if ev.type == pygame.KEYUP:          # whichever of its two seats it pressed
+                seat = next((s for s in (13 + k, 25 + k) if s in self.keys_down), 0)
+            else:
+                seat = 25 + k if ev.mod & pygame.KMOD_SHIFT and k < 6 else 13 + k
+            if 0 < seat <= self.table:
+                self._press(seat, ev.type == pygame.KEYDOWN)
+                return True
+            return False
         if ev.type in (pygame.KEYDOWN, pygame.KEYUP):
             name = pygame.key.name(ev.key) if ev.key else ""
             if ev.unicode in KEYS and ev.unicode:
