@@ -4,7 +4,9 @@ cut at random moments, the table started again on what the disk held.
 Each club is a folder of its own on one mount: its journal, its records (SQLite as the app
 opens it), its waiting games, its settings and its pairing secret. A club plays games of one
 format (yakuza at 12, classic, city at 4 to 30) on a fake clock with bots, the table as the
-app runs it (a TableApp with its Recorder, the journal made durable). The power is cut just
+app runs it (a TableApp with its Recorder, the journal made durable), each start of it in a
+process of its own that the cut ends (its files closed by the kernel, as at a power cut;
+what it acted on reported to the drill before). The power is cut just
 before a random changing call: anywhere in a game (in a write, between a write and its sync,
 while a new game's start replaces the old), or, one life in four, a few calls after a game
 ended (while it is recorded: a club's first game makes the records' schema), or, one in
@@ -114,6 +116,7 @@ class Figures:
     ended: int = 0             # games that ended before a cut or between cuts
     cuts: int = 0
     boots: int = 0             # table starts after a cut, each checked
+    inputs_checked: int = 0    # inputs acted on before a cut, looked for after it
     inputs_lost: int = 0
     games_lost: int = 0
     failed_starts: int = 0
@@ -127,7 +130,8 @@ class Figures:
         return (f"{self.clubs} clubs, {self.games} games ({self.ended} ended), {self.cuts} "
                 f"cuts ({self.torn} torn, {self.in_recording} as a game was recorded, "
                 f"{self.at_start} as the table started), {self.boots} starts checked: "
-                f"{self.inputs_lost} inputs lost, {self.games_lost} games lost, "
+                f"{self.inputs_lost} of {self.inputs_checked} inputs acted on lost, "
+                f"{self.games_lost} games lost, "
                 f"{self.failed_starts} tables failed to start, {self.kept_lost} settings or "
                 f"secrets lost")
 
@@ -184,6 +188,7 @@ class Club:
         self.layout: list[int] | None = None    # the last pad layout saved
         self.secret = b""
         self.app: TableApp | None = None
+        self.last_life = ""                      # how the last life went (for a problem)
 
     # -- one life: start, check, play till the power goes --------------------------------
     def start(self) -> tuple[TableApp, Any, FakeClock, FakePads]:
@@ -230,6 +235,7 @@ class Club:
     def verify(self, app: TableApp, fig: Figures) -> None:
         """After a start on what the disk held: nothing acted on is missing."""
         if self.acted:
+            fig.inputs_checked += len(self.acted)
             got = app.entries if app.resumed else []
             same = 0
             for a, b in zip(self.acted, got, strict=False):
@@ -240,7 +246,10 @@ class Club:
                 fig.inputs_lost += len(self.acted) - same
                 fig.problems.append(f"{self.root.name}: {len(self.acted) - same} of "
                                     f"{len(self.acted)} inputs acted on are not in the "
-                                    f"journal after the cut (resumed={app.resumed})")
+                                    f"journal after the cut (resumed={app.resumed}; the "
+                                    f"first: {self.acted[same]}, found: "
+                                    f"{got[same] if same < len(got) else None}; "
+                                    f"{len(got)} found; the life: {self.last_life})")
         for gid in sorted(self.ended - self.lost):
             if self._recorded(gid) != 1 and not self._waiting(gid):
                 self.lost.add(gid)
@@ -266,28 +275,6 @@ class Club:
         return (self.root / "state" / "table-app" / "records-waiting" / f"{gid}.json").exists()
 
 
-def _die(mount: Mount) -> None:
-    """What the power cut does to the table's process: every file it had open on the disk
-    is gone (its locks with it)."""
-    import gc
-    gc.collect()                        # what the table left to be closed, closed by its owner
-    where = str(mount.path) + "/"
-    null = os.open(os.devnull, os.O_RDWR)
-    try:
-        for fd in os.listdir("/proc/self/fd"):
-            try:
-                target = os.readlink(f"/proc/self/fd/{fd}")
-            except OSError:
-                continue
-            if target.startswith(where) or target == str(mount.path):
-                # (the number kept, on /dev/null: an owner that closes it later closes
-                # nothing of the next life's)
-                with suppress(OSError):
-                    os.dup2(null, int(fd))
-    finally:
-        os.close(null)
-
-
 def _gid(app: TableApp) -> str:
     from table_app.records.recorder import game_id
     return game_id(app.entries[0])
@@ -295,7 +282,54 @@ def _gid(app: TableApp) -> str:
 
 def life(club: Club, mount: Mount, fig: Figures, rng: random.Random, first: bool) -> None:
     """The table starts (checked, unless it is the club's first start), plays until the power
-    is cut, and what it had acted on is noted."""
+    is cut, and what it had acted on is noted: in a process of its own, which the cut ends
+    (every file it had open closed by the kernel, its locks with it, as at a power cut)."""
+    seed = rng.randrange(1 << 30)
+    _in_child(club, fig, lambda: _life(club, mount, fig, random.Random(seed), first))
+
+
+def _in_child(club: Club, fig: Figures, run: Any) -> None:
+    """`run()` in a forked process; the club's expectations and the figures it changed,
+    brought back."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:                                   # the table's process
+        os.close(r)
+        code = 0
+        try:
+            club.rng = random.Random(club.rng.randrange(1 << 30) ^ os.getpid())
+            fig.problems = []
+            before = dict(fig.__dict__)
+            run()
+            out = {"club": {"acted": club.acted, "ended": sorted(club.ended),
+                            "lost": sorted(club.lost), "layout": club.layout,
+                            "secret": club.secret.hex(), "last_life": club.last_life},
+                   "fig": {k: v - before[k] for k, v in fig.__dict__.items()
+                           if isinstance(v, int)},
+                   "problems": fig.problems}
+        except BaseException as e:                 # a bug of the drill's own
+            out = {"crash": f"{type(e).__name__}: {e}"}
+            code = 1
+        with os.fdopen(w, "w") as f:
+            json.dump(out, f)
+        os._exit(code)
+    os.close(w)
+    with os.fdopen(r) as f:
+        text = f.read()
+    os.waitpid(pid, 0)
+    got = json.loads(text) if text else {"crash": "the table's process died"}
+    if "crash" in got:
+        raise RuntimeError(f"{club.root.name}: {got['crash']}")
+    c = got["club"]
+    club.acted, club.ended, club.lost = c["acted"], set(c["ended"]), set(c["lost"])
+    club.layout, club.secret = c["layout"], bytes.fromhex(c["secret"])
+    club.last_life = c["last_life"]
+    for k, v in got["fig"].items():
+        setattr(fig, k, getattr(fig, k) + v)
+    fig.problems += got["problems"]
+
+
+def _life(club: Club, mount: Mount, fig: Figures, rng: random.Random, first: bool) -> None:
     mount.ask("on")
     club.app = None
     kind = rng.random()
@@ -343,7 +377,8 @@ def life(club: Club, mount: Mount, fig: Figures, rng: random.Random, first: bool
                         club.recorder.records.close()
                 with suppress(Exception):
                     app.close()
-            _die(mount)
+    club.last_life = (f"kind {kind:.2f} mode {mode} armed_now {armed_now} "
+                      f"state {mount.ask('state')}")
     fig.cuts += 1
 
 
@@ -395,11 +430,36 @@ def _play(club: Club, app: TableApp, clock: FakeClock, pads: FakePads, mount: Mo
         mount.ask(f"cut {seed} {mode}")
 
 
+def _last_start(club: Club, root: Path, mount: Mount, fig: Figures) -> None:
+    with _club_env(root):
+        try:
+            try:
+                club.boot_checks(mount)
+            except AssertionError as e:
+                fig.kept_lost += 1
+                fig.problems.append(f"{root.name}: {e}")
+            app, *_ = club.start()
+        except Exception as e:
+            fig.failed_starts += 1
+            fig.problems.append(f"{root.name}: the table failed to start: "
+                                f"{type(e).__name__}: {e}")
+        else:
+            club.verify(app, fig)
+            fig.boots += 1
+
+
 def drill(where: Path, cuts: int, seed: int = 1, per_club: int = 6,
           progress: Any = None, sync: bool = True) -> Figures:
     """`cuts` power cuts over clubs of every format, `per_club` cuts each."""
     rng = random.Random(seed)
     fig = Figures()
+    # what every table's process would load again, loaded once before they fork: the
+    # records' migrations, the formats
+    from table_app.records.store import Records
+    from table_app.rules import find_format
+    Records(f"sqlite:///{where / 'warm.sqlite'}").close()
+    for f in FORMATS:
+        find_format(f)
     mount = Mount(where / "disk")
     try:
         n = 0
@@ -417,27 +477,8 @@ def drill(where: Path, cuts: int, seed: int = 1, per_club: int = 6,
                     break
                 life(club, mount, fig, rng, first=i == 0)
             mount.ask("on")                      # the last start of the club, checked
-            with _club_env(root):
-                try:
-                    try:
-                        club.boot_checks(mount)
-                    except AssertionError as e:
-                        fig.kept_lost += 1
-                        fig.problems.append(f"{root.name}: {e}")
-                    app, *_ = club.start()
-                except Exception as e:
-                    fig.failed_starts += 1
-                    fig.problems.append(f"{root.name}: the table failed to start: "
-                                        f"{type(e).__name__}: {e}")
-                else:
-                    club.verify(app, fig)
-                    fig.boots += 1
-                    with suppress(Exception):
-                        club.recorder.close()
-                        if club.recorder.records is not None:
-                            club.recorder.records.close()
-                        app.close()
-                    _die(mount)
+            _in_child(club, fig, lambda club=club, root=root: _last_start(club, root, mount,
+                                                                          fig))
             fig.ended += len(club.ended)
             shutil.rmtree(root, ignore_errors=True)
             if progress is not None:
@@ -458,12 +499,18 @@ def main() -> int:
     if why:
         print(f"power-cut drill: cannot run: {why}", file=sys.stderr)
         return 2
+    import contextlib
+    import io
     t0 = time.monotonic()
+    out = sys.stdout
     with tempfile.TemporaryDirectory(prefix="powercut-") as tmp:
         def progress(f: Figures) -> None:
-            print(f"  {f.line()}  [{time.monotonic() - t0:.0f} s]", file=sys.stderr,
-                  flush=True)
-        fig = drill(Path(tmp), args.cuts, args.seed, progress=progress)
+            print(f"  {f.line()}  [{time.monotonic() - t0:.0f} s]", file=out, flush=True)
+        # (what the table says on stderr as the power goes: a journal that cannot be
+        # written, a game paused, thousands of times)
+        with contextlib.redirect_stderr(io.StringIO()):
+            fig = drill(Path(tmp), args.cuts, args.seed, progress=progress)
+    print(f"power-cut drill, seed {args.seed}, {time.monotonic() - t0:.0f} s:")
     print(fig.line())
     for p_ in fig.problems[:50]:
         print("  " + p_)

@@ -107,7 +107,7 @@ def test_power_cuts_lose_nothing_the_table_acted_on(tmp_path: Path, fuse_ok: Non
     print(fig.line())
     assert fig.cuts >= min(CUTS, 100) and fig.boots >= fig.cuts * 0.8
     assert fig.clubs >= len(FORMATS) and fig.ended > 0 and fig.in_recording > 0
-    assert fig.torn > 0 and fig.at_start > 0
+    assert fig.torn > 0 and fig.at_start > 0 and fig.inputs_checked > 1000
     assert fig.problems == []
     assert (fig.inputs_lost, fig.games_lost, fig.failed_starts, fig.kept_lost) == (0, 0, 0, 0)
 
