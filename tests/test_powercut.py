@@ -18,9 +18,20 @@ CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 CUTS = int(os.environ.get("POWERCUT_CUTS", "150"))
 
 
+_PROBED: list[str | None] = []
+
+
 @pytest.fixture()
-def fuse_ok() -> None:
-    why = unavailable()
+def fuse_ok(tmp_path_factory: pytest.TempPathFactory) -> None:
+    if not _PROBED:                          # once: a FUSE file system mounted, or why not
+        why = unavailable()
+        if why is None:
+            try:
+                Mount(tmp_path_factory.mktemp("probe") / "disk").close()
+            except RuntimeError as e:        # no right to mount here, say
+                why = str(e)
+        _PROBED.append(why)
+    why = _PROBED[0]
     if why:
         if CI:
             pytest.fail(f"the power-cut drill cannot run: {why} (.ci/run installs fuse3)")
