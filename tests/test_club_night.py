@@ -576,3 +576,56 @@ def test_the_uzbek_numbers_are_said_as_the_catalogue_writes_them(tmp_path: Path)
             assert abs(made.get_length() - shipped.get_length()) < 0.02, clip
     finally:
         pygame.mixer.quit()
+
+
+def test_the_rating_a_club_can_explain(tmp_path: Path) -> None:
+    # finding 10: after two city games a player with one win and one loss was first at
+    # 0.88 while five players with two wins of two sat at 0.05; every sigma stayed 8.33.
+    # Now a points table ranks (a point a game won), worked out here by hand, and the
+    # openskill figure stands beside it, each said with how it was made
+    from table_app.records.rating import rating, standings
+    from table_app.records.store import from_script
+    script = (Path(__file__).parent / "scripts/yakuza/full_game_city_wins.script").read_text()
+    base = from_script(script)
+    won = sorted(s.seat for s in base.seats if s.won)
+    lost = sorted(s.seat for s in base.seats if not s.won)
+    # game 1: A and B on winning seats, C on a losing one; game 2: A winning, B and C losing
+    g1 = {won[0]: "A", won[1]: "B", lost[0]: "C"}
+    g2 = {won[0]: "A", lost[0]: "B", lost[1]: "C"}
+    games = [from_script(script, g1, ended="2026-01-01", game_id="1" * 8 + "-0000-0000-"
+                         "0000-000000000000"),
+             from_script(script, g2, ended="2026-01-02", game_id="2" * 8 + "-0000-0000-"
+                         "0000-000000000000")]
+    table = {s.name: s for s in standings(games)}
+    assert (table["A"].points, table["B"].points, table["C"].points) == (2, 1, 0)
+    assert [s.name for s in standings(games)] == ["A", "B", "C"]    # 2 of 2 above 1 of 2
+    # equal records stand equal (B and a D with B's record)
+    g3 = {won[0]: "D", lost[0]: "E"}
+    g4 = {lost[0]: "D", won[0]: "E"}
+    more = games + [from_script(script, g3, ended="2026-01-03", game_id="3" * 8 + "-0000-"
+                                "0000-0000-000000000000"),
+                    from_script(script, g4, ended="2026-01-04", game_id="4" * 8 + "-0000-"
+                                "0000-0000-000000000000")]
+    t2 = {s.name: s for s in standings(more)}
+    assert (t2["B"].points, t2["B"].share) == (t2["D"].points, t2["D"].share)
+    # sigma shrinks with games
+    sig = {r.name: r.sigma for r in rating(more)}
+    assert sig["A"] < 25 / 3 and sig["D"] < 25 / 3
+    # `records rating` says how each figure was made
+    import os
+    import subprocess
+    import sys
+
+    from table_app.records.store import Records
+    url = f"sqlite:///{tmp_path / 'r.sqlite'}"
+    db = Records(url)
+    for g in more:
+        db.record(g)
+    env = {**os.environ, "TABLE_APP_SETTINGS": str(tmp_path / "none.toml"),
+           "TABLE_APP_PURE": "1"}
+    out = subprocess.run([sys.executable, "-m", "table_app", "records", "--db", url,
+                          "rating"], capture_output=True, text=True, env=env, timeout=120,
+                         cwd=tmp_path).stdout
+    first = out.splitlines()[0]
+    assert first.split()[1] == "A" and "points   2 = wins 2 of 2" in first, out
+    assert "Ranked by points" in out and "mu - 3 x sigma" in out, out

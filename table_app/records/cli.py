@@ -136,11 +136,20 @@ def _run(args: argparse.Namespace) -> int:
                              for side, (r, lo, hi) in rates.items())
             print(f"  {fmt} {n} seats: {text}")
     elif a == "rating":
-        from .rating import rating, season
+        from .rating import rating, season, standings
         games = season(db.games(club=args.club), args.season)
-        for i, r in enumerate(rating(games), 1):
-            print(f"{i:3}. {r.name:20} {r.ordinal:6.2f}  (mu {r.mu:.2f}, sigma {r.sigma:.2f}, "
-                  f"{r.games} games)")
+        rated = {r.name: r for r in rating(games)}
+        # the points table ranks; each figure said with how it was made
+        for i, standing in enumerate(standings(games), 1):
+            r = rated.get(standing.name)
+            skill = (f"openskill {r.ordinal:6.2f} (mu {r.mu:.2f} - 3 x sigma {r.sigma:.2f})"
+                     if r is not None else "openskill -")
+            print(f"{i:3}. {standing.name:20} points {standing.points:3} = wins {standing.wins} of "
+                  f"{standing.games} games ({standing.share:.0%})   {skill}")
+        print(f"{len(games)} games. Ranked by points (1 a game the player's side won), then "
+              f"by the share of games won. openskill (Plackett-Luce: each game's sides as "
+              f"teams, the winner first) is shown beside it: mu - 3 x sigma, the skill it "
+              f"is sure of; sigma shrinks slowly at big tables.")
     elif a == "protocol":
         from .protocol import protocol_data, protocol_pdf
         g = db.game(args.id)

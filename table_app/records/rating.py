@@ -48,6 +48,35 @@ def player_stats(games: list[GameRecord]) -> list[PlayerStats]:
     return sorted(out.values(), key=lambda p: (-p.games, p.name))
 
 
+@dataclass
+class Standing:
+    """A player's line in the club's points table: a point for each game his side won."""
+
+    name: str
+    games: int
+    wins: int
+
+    @property
+    def points(self) -> int:
+        return self.wins
+
+    @property
+    def share(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def standings(games: list[GameRecord]) -> list[Standing]:
+    """The club's points table, as sports-mafia clubs keep one, so that every figure can be
+    worked out by hand from the protocol sheets: a point for each game the player's side won
+    (whatever became of him in it), none for a loss; ranked by points, then by the share of
+    games won, then by name. Equal records stand equal; two wins of two stand above one of
+    two. (The openskill rating beside it weighs whom a side beat, but a lone winner's team
+    of one moved it far more than a city of eight, and its sigma moves slowly at big
+    tables: it is shown, not ranked by.)"""
+    table = [Standing(p.name, p.games, p.wins) for p in player_stats(games)]
+    return sorted(table, key=lambda s: (-s.points, -s.share, s.name))
+
+
 def side_rates(games: list[GameRecord]) -> dict[tuple[str, int], dict[str, tuple[float, ...]]]:
     """Per format and seat count: each side's win rate with its 95 % Wilson interval."""
     counts: dict[tuple[str, int], dict[str, int]] = defaultdict(lambda: defaultdict(int))
