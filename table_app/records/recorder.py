@@ -268,12 +268,13 @@ class Recorder:
         self._stop.set()
 
     def season_top(self, n: int = 5) -> tuple[tuple[str, float], ...]:
-        """This year's rating at this club, best first (named players only)."""
-        from .rating import rating, season
+        """This year's points table at this club, best first (named players only): a point
+        for each game won, as `records rating` ranks (the host can explain every figure)."""
+        from .rating import season, standings
         if self.records is None:
             return ()
         try:
             games = season(self.records.games(club=self.club), str(datetime.now(UTC).year))
         except RecordsError:
             return ()
-        return tuple((r.name, round(r.ordinal, 1)) for r in rating(games)[:n])
+        return tuple((st.name, float(st.points)) for st in standings(games)[:n])

@@ -377,7 +377,7 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         p.text(surf, t("rating", lang), (x, y), 16, BLUE, True, width=w)
         y += 22
         for i, (name, score) in enumerate(view.rating[:5], 1):
-            p.text(surf, f"{i}. {name}  {score:.1f}", (x, y), 14, width=w)
+            p.text(surf, f"{i}. {name}  {score:g}", (x, y), 14, width=w)   # (points: 3)
             y += 18
     # what the voice just said, for a host without sound (or with a noisy room): the last
     # two lines, each over two rows when it must (shrunk, a long one was unreadable)
