@@ -6,8 +6,8 @@ PNG and checks what a host would see: the window fits the panel, no text cut or 
 English on another language's screen, no role while the roles are hidden, and a way on.
 
 (Under SDL's dummy video driver, as every test here: the window is the real one, drawn by
-the real loop; only the panel is not there. UPDATE_SCREENSHOTS=1 keeps the pictures in
-docs/journeys/.)"""
+the real loop; only the panel is not there. UPDATE_SCREENSHOTS=1 keeps the README's
+pictures, those of README_SHOTS, in docs/.)"""
 
 from __future__ import annotations
 
@@ -26,7 +26,11 @@ from table_app.sound.catalogue import role_name
 from table_app.words import entries, t
 
 ROOT = Path(__file__).parent.parent
-SHOTS = ROOT / "docs" / "journeys" if os.environ.get("UPDATE_SCREENSHOTS") else None
+SHOTS = ROOT / "docs" if os.environ.get("UPDATE_SCREENSHOTS") else None
+#: the steps the README shows: docs/journey-<language>-<size>-<step>.png
+README_SHOTS = {("ka", "800x480", "names"), ("ka", "800x480", "deal"),
+                ("ka", "800x480", "deal-peek"), ("uz", "800x480", "check"),
+                ("ru", "1024x600", "start-asks"), ("en", "800x480", "night")}
 
 
 class Window:
@@ -126,9 +130,9 @@ class Host:
         self.step += 1
         path = self.shots / f"{self.name}-{self.step:02d}-{label}.png"
         pygame.image.save(frame, str(path))
-        if SHOTS is not None:
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            pygame.image.save(frame, str(SHOTS / path.name))
+        lang, size = self.name.split("-")
+        if SHOTS is not None and (lang, size, label) in README_SHOTS:
+            pygame.image.save(frame, str(SHOTS / f"journey-{self.name}-{label}.png"))
         w, h = frame.get_size()
         desk = pygame.display.get_desktop_sizes()[0]
         assert w <= desk[0] and h <= desk[1], (self.name, label, (w, h))   # it fits
