@@ -629,3 +629,21 @@ def test_the_rating_a_club_can_explain(tmp_path: Path) -> None:
     first = out.splitlines()[0]
     assert first.split()[1] == "A" and "points   2 = wins 2 of 2" in first, out
     assert "Ranked by points" in out and "mu - 3 x sigma" in out, out
+
+
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_what_ends_a_speech_where_speakers_nominate(tmp_path: Path, lang: str) -> None:
+    # finding 7: where a speaker nominates (yakuza), his taps pick a nominee and a hold on
+    # nobody ends the speech; the screen says that, not the city's "his button ends it"
+    from table_app.words import t
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=9, fmt_id="yakuza", players=12,
+                                        lang=lang)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                        and t.game.phase == "day" and t.game.step == "speeches"
+                        and t.game.waiting().speaker is not None)
+    speaker = table.game.waiting().speaker
+    p = Painter(keep=True)
+    draw_host(p, _surface(), host_view(table, now=clock.now()))
+    said = " ".join(p.drawn or [])
+    assert t("speech_ends_nominate", lang).format(seat=speaker, skip=t("skip", lang)) in said
+    assert p.overflows == [] and p.shrunk == []

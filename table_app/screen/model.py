@@ -72,6 +72,9 @@ class HostView:
     #: an app deal: the seats that never held their button to see their role (Start asks
     #: the host to confirm past them)
     unseen: tuple[int, ...] = ()
+    #: the format's speakers nominate (taps on the ring pick, a hold on nobody ends the
+    #: speech); in a plurality vote a speaker's press ends his speech
+    nominating: bool = False
 
 
 @dataclass
@@ -181,7 +184,7 @@ def host_view(table: Table, names: Names | None = None,
         seats = tuple(replace(sv, role=table.registered.get(sv.seat, "")) for sv in seats)
     unseen = tuple(table.dealing.unseen()) if table.stage in ("deal", "ready") else ()
     return HostView(pub, seats, window, choices, notes, alerts, secrets, captions=captions,
-                    unseen=unseen,
+                    unseen=unseen, nominating=g.opt["vote"] != "plurality",
                     pending=pending,
                     calling=calling, missing=missing, deal_roles=deal_roles)
 

@@ -367,8 +367,10 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     if speaker is not None and pub.step in ("speeches", "defence", "tie"):
         # what ends a speech, said where the host reads it (a speaker's own press ended it
         # with nothing on the screen to say so)
-        for said in wrap(p, t("speech_ends", lang).format(seat=speaker, skip=t("skip", lang)),
-                         14, w)[:2]:
+        key = "speech_ends_nominate" if view.nominating and pub.step == "speeches" \
+            else "speech_ends"
+        for said in wrap(p, t(key, lang).format(seat=speaker, skip=t("skip", lang)),
+                         14, w)[:3]:
             p.text(surf, said, (x, y), 14, TEXT, width=w)
             y += 18
         y += 4
