@@ -385,3 +385,28 @@ def test_a_game_cut_between_its_start_and_its_begin_begins_when_resumed(tmp_path
     assert app.resumed and app.table.stage == "deal" and app.table.viewer == 1
     assert run_virtual(app, bots, clock).stage == "over"
     app.close()
+
+
+def test_an_entry_cut_before_its_newline_is_not_replayed(tmp_path: Path) -> None:
+    """A power cut kept all of an entry but its newline (its sync never returned, so the table
+    had not acted on it). The journal's reading took it as an entry and the game replayed it,
+    while the journal's opening cleared it as torn: the game went on from an input its
+    journal no longer held, and the next restart played a different game."""
+    from table_app.table import Tick
+    from table_app.table.journal import Journal
+    from table_app.table.virtual import run_virtual, virtual_table
+    journal = tmp_path / "game.journal"
+    app, bots, clock, _ = virtual_table(journal, seed=8, sync=True)
+    run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day")
+    app.close()
+    data = journal.read_bytes()
+    used = len(data.rstrip(b"\0"))
+    assert data[used - 1:used] == b"\n"
+    journal.write_bytes(data[:used - 1] + b"\0" + data[used:])      # the last newline lost
+    whole = Journal.read(journal)
+    app, bots, clock, _ = virtual_table(journal, seed=8, sync=True)
+    clock.advance(1)
+    app.feed(Tick())
+    assert Journal.read(journal) == app.entries        # what the table plays is on disk
+    assert app.entries[:len(whole)] == whole
+    app.close()
