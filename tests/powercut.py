@@ -421,8 +421,13 @@ def _play(club: Club, app: TableApp, clock: FakeClock, pads: FakePads, mount: Mo
                 cut = True
         except Exception as e:
             if not mount.down():
+                t = app.table
+                state = "" if t is None else (
+                    f" (resumed {app.resumed}, paused {t.paused} {sorted(t.pause_reasons)}, "
+                    f"timer {t.timer}, asked {dict(t.asked)}, the last entries "
+                    f"{app.entries[-3:]})")
                 fig.problems.append(f"{club.root.name}: the table failed while playing: "
-                                    f"{type(e).__name__}: {e}")
+                                    f"{type(e).__name__}: {e}{state}")
                 fig.failed_starts += 1
                 break
             cut = True
