@@ -182,7 +182,7 @@ def test_the_host_reads_which_seats_a_dropped_controller_holds(tmp_path: Path) -
     from table_app.words import note_text
     notes = [note_text(n.key, n.fields, "ru") for n in table.ctx.log
              if getattr(n, "key", "") == "pad_fault_controller_seats"]
-    assert notes == ["контроллер пультов мест 13-24: отключён (проверьте USB-кабель)"], \
+    assert notes == ["Контроллер пультов мест 13-24: отключён (проверьте USB-кабель)"], \
         table.ctx.log
 
 
