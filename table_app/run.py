@@ -594,6 +594,15 @@ class TableWindow:
                 self.screen.last = None
             elif self.display.key(e):
                 self.screen.last = None         # the other pane: drawn again
+            elif e.type == pygame.KEYDOWN and e.key == pygame.K_s and not self.keys.mode \
+                    and self._unseen():
+                # S past seats that never looked at their role asks once more, as the
+                # screen's Start does; S again starts
+                asked = self.screen.confirm == ("begin",)
+                self.screen.confirm = None if asked else ("begin",)
+                self.screen.last = None
+                if asked:
+                    self.keys.handle_pygame(e)
             elif e.type in (pygame.KEYDOWN, pygame.KEYUP) and \
                     pygame.K_F1 <= e.key <= pygame.K_F12:
                 rest.append(e)                  # the simulator's seats 13-30
@@ -620,6 +629,12 @@ class TableWindow:
         elif hasattr(self.pads, "poll"):
             self.pads.poll()
         return True
+
+    def _unseen(self) -> bool:
+        """Are there seats that never looked at their role (an app deal, before Start)?"""
+        table = self.app.table if self.app is not None else None
+        return table is not None and table.stage in ("deal", "ready") and bool(
+            table.dealing.unseen())
 
     def _touch(self, pos: tuple[int, int]) -> bool:
         """A tap on the host's screen; False: he closed the window on the setup screen."""

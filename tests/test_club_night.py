@@ -647,3 +647,25 @@ def test_what_ends_a_speech_where_speakers_nominate(tmp_path: Path, lang: str) -
     said = " ".join(p.drawn or [])
     assert t("speech_ends_nominate", lang).format(seat=speaker, skip=t("skip", lang)) in said
     assert p.overflows == [] and p.shrunk == []
+
+
+def test_the_start_key_asks_past_unseen_seats_as_the_button_does(tmp_path: Path) -> None:
+    # finding 5: the screen's Start asked once more past seats that never looked, the
+    # keyboard's S started at once
+    from table_app import run
+    from table_app.table.host import HostKeys
+    pygame.display.init()
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, deal="app")
+    sent: list[object] = []
+    window = run.TableWindow.__new__(run.TableWindow)
+    window.pygame, window.public, window.app, window.kind = pygame, None, app, "fake"
+    window.screen = Screen(_surface())
+    window.keys = HostKeys(sent.append)
+    window.pads = object()
+    window.display = type("D", (), {"key": staticmethod(lambda e: False)})()
+    s = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_s, unicode="s", mod=0)
+    assert window._handle([s])
+    assert sent == [] and window.screen.confirm == ("begin",)      # it asks
+    assert window._handle([s])
+    assert [c.cmd for c in sent] == [("start",)]                   # S again: it starts
+    assert window.screen.confirm is None                           # and asks no more
