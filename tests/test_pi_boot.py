@@ -387,14 +387,20 @@ def test_a_table_that_fails_at_every_start_stops_trying(bookworm: Bookworm) -> N
     start limit ends the loop, and the reason is in its status."""
     bookworm.wait_unit(_on_setup_screen)
     loop = "/etc/systemd/system/table-app.service.d/zz-fails.conf"
-    bookworm.sh(f"printf '[Service]\\nExecStart=\\nExecStart=/bin/false\\n' > {loop} && "
-                "systemctl daemon-reload && systemctl reset-failed table-app.service; "
-                "systemctl restart table-app.service", check=False)
-    props = bookworm.wait_unit(lambda p: p.get("ActiveState") == "failed", timeout=90)
-    assert props["Result"] == "start-limit-hit", props
-    assert int(props["NRestarts"]) <= 5
-    bookworm.sh(f"rm {loop} && systemctl daemon-reload && "
-                "systemctl reset-failed table-app.service && systemctl start table-app.service")
+    try:
+        bookworm.sh(f"printf '[Service]\\nExecStart=\\nExecStart=/bin/false\\n' > {loop} "
+                    "&& systemctl daemon-reload && systemctl reset-failed table-app.service; "
+                    "systemctl restart table-app.service", check=False)
+        props = bookworm.wait_unit(lambda p: p.get("ActiveState") == "failed", timeout=90)
+        assert int(props["NRestarts"]) <= 5, props
+        assert "Start request repeated too quickly" in bookworm.journal()
+        time.sleep(5)                                   # and it stays stopped: no loop
+        again = bookworm.unit("ActiveState", "NRestarts")
+        assert again["ActiveState"] == "failed" and again["NRestarts"] == props["NRestarts"]
+    finally:
+        bookworm.sh(f"rm -f {loop} && systemctl daemon-reload && "
+                    "systemctl reset-failed table-app.service; systemctl start table-app.service",
+                    check=False)
     bookworm.wait_unit(_on_setup_screen)
 
 

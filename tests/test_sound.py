@@ -240,6 +240,11 @@ def test_every_seat_number_to_30_is_said_as_a_number_in_every_language() -> None
 def test_rendering_one_language_touches_only_that_language(tmp_path: Path) -> None:
     """A translator's `make_sounds --lang uz` rewrote the four timer sounds every language
     shares (espeak-ng and the encoder are not byte-for-byte repeatable)."""
+    import os
+    if shutil.which("espeak-ng") is None or shutil.which("sox") is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI renders the voice with espeak-ng and sox")
+        pytest.skip("espeak-ng or sox is not installed")
     proc = subprocess.run([sys.executable, str(SOUNDS / "make_sounds.py"), "--lang", "uz",
                            "--out", str(tmp_path)],
                           capture_output=True, text=True, timeout=300)
