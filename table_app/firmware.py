@@ -357,15 +357,15 @@ def _install_one(port: str | None, named: str | None, serial: str | None,
         # (for an RP2040's MicroPython; the board is not asked in a dry run)
         print(shlex.join(install_command(port, exe, Path("pairing.py"), Path("compiled"))))
         return 0
+    if exe is None:
+        print("table-app: mpremote is not installed (python3 -m pip install mpremote)",
+              file=sys.stderr)
+        return 2
     if not os.path.exists(port):
         # (mpremote would say "failed to access ... it may be in use by another program")
         print(f"table-app: no pad controller is connected: nothing at {port}. Plug the "
               f"controller's USB cable into this computer (a new Pico: MicroPython on it "
               f"first, hardware/README.md) and run the install again", file=sys.stderr)
-        return 2
-    if exe is None:
-        print("table-app: mpremote is not installed (python3 -m pip install mpremote)",
-              file=sys.stderr)
         return 2
     import tempfile
     try:
