@@ -197,7 +197,7 @@ def _frames(ser: Any, decoder: pl.Decoder) -> list[tuple[int, int, bytearray]]:
     return decoder.feed(data) if data else []
 
 
-def probe(port: str, secret: bytes, listen: float = 3.0, update: bool = False,
+def probe(port: str, secret: bytes, listen: float = 6.0, update: bool = False,
           ) -> Controller | None:
     """Ask the controller on `port` who it is, only if it is heard running our firmware
     (None when it is silent: a bare MicroPython). With `update`, then ask it to restart
@@ -221,8 +221,10 @@ def _probe(ser: Any, port: str, secret: bytes, listen: float, update: bool,
     # port since the table stopped, or since another board's install) until it hears the Pi
     # again: a NUL, a frame's delimiter, wakes it (its next beat comes within BEAT_MS), and
     # a bare MicroPython's REPL ignores it. Sent again every half second of silence, and
-    # the listening lasts 3 s: 1.5 s was less than a beat's time on an emulated Pico, which
-    # runs at a fraction of a real one's speed, and the third of three boards went unheard
+    # the listening lasts 6 s: 1.5 s was less than a beat's time on an emulated Pico, which
+    # runs at a fraction of a real one's speed, and the third of three boards went unheard;
+    # at 3 s it still did once in CI's run (a real board answers in milliseconds: only a bare
+    # MicroPython waits the whole time, once)
     nudged = 0.0
     while time.monotonic() < end and not heard:
         if time.monotonic() - nudged >= 0.5:

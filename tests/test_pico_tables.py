@@ -149,7 +149,9 @@ def test_a_30_seat_game_s_rings_come_out_of_three_picos_pins(three: Any,
         def right(want: dict[int, set[bytes]] = want) -> bool:
             return all((_frames(boards[where[s][0]], PINS[where[s][1] - 1]) or [b""])[-1]
                        in want[s] for s in want)
-        assert until(right, 120), turn
+        # (wall-clock: three emulated Picos on two cores draw slowly; a defect of its own,
+        # the emulator's time is what it should wait on)
+        assert until(right, 300), turn
         checked.append(f"{table.stage} {table.game.phase_label()}")
         for b in boards.values():
             b.capture(PINS)
