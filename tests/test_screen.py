@@ -560,15 +560,24 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
     shrunk, none on another label or on a seat with its awake mark, each nearer its own
     seat than any other, all on the table's part of the screen (the Georgian roles at the
     top and the bottom of a table of 30 ran into their neighbours', the Russian civilian
-    was cut to "Мирный ж...")."""
-    from table_app.screen.render import Painter, draw_host
+    was cut to "Мирный ж..."); at 14 px, in a colour that reads on the dark (finding 11:
+    they were 10 px, the roles grey), one line a seat: its name, or its role while the
+    host sees the roles."""
+    from table_app.screen.render import BG, BIG_LABEL_W, Painter, draw_host
     drawn: list[tuple[str, pygame.Rect]] = []
+
+    def luminance(c: tuple[int, int, int]) -> float:
+        lin = [(v / 255) / 12.92 if v <= 10 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in c]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
     class Labels(Painter):
         def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
                  anchor="topleft", width=None):
             rect = super().text(surf, s, pos, size, colour, bold, anchor, width)
-            if size == 10:
+            if width == BIG_LABEL_W:
+                assert size >= 14, (s, size)
+                # a contrast of 7:1 or more on the background (WCAG's AAA for small text)
+                assert (luminance(colour) + 0.05) / (luminance(BG) + 0.05) >= 7, (s, colour)
                 drawn.append((s, rect))
             return rect
 
@@ -589,15 +598,20 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
         roles = set(table.game.roles)
         assert "civilian" in roles and (players < 30 or {"sorcerer", "werewolf"} <= roles)
         names = Names({s: every[s % len(every)] for s in range(1, players + 1)})
-        for with_names in (names, Names({})):
+        for with_names, hidden in ((names, False), (Names({}), False), (names, True)):
             view = host_view(table, with_names, now=clock.now())
             drawn.clear()
-            buttons = draw_host(painter, surf, view)
-            if SHOTS and (lang, players) == ("en", 30) and with_names.by_seat:
+            buttons = draw_host(painter, surf, view, hide_roles=hidden)
+            if SHOTS and (lang, players) == ("en", 30) and with_names.by_seat and not hidden:
                 pygame.image.save(surf, str(SHOTS / "host-night-30.png"))
             seats = [pygame.Rect(b.rect) for b in buttons if b.cmd[0] == "seat"]
-            lines = 2 if with_names.by_seat else 1
+            lines = 1
             assert len(seats) == players and len(drawn) == players * lines, len(drawn)
+            said = {s for s, _ in drawn}
+            if hidden:
+                assert said <= set(every), said                 # the names
+            else:
+                assert not said & set(every), said              # the roles, seen
             for i, (s, rect) in enumerate(drawn):
                 where = (players, s, rect)
                 assert rect.left >= 0 and rect.right <= 480 and rect.top >= 0 \

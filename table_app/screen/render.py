@@ -25,6 +25,11 @@ SEAT = (52, 54, 64)
 SEAT_OUT = (30, 30, 34)
 TEXT = (235, 235, 235)
 DIM = (140, 140, 150)
+#: a role beside its seat, and an out seat's name: light enough to read on the dark (the
+#: grey of DIM at 11 px was unreadable on the 7-inch panel)
+ROLE_TEXT = (200, 215, 240)
+ROLE_AWAKE = (125, 175, 255)
+LABEL_OUT = (175, 175, 185)
 AMBER = (235, 170, 40)
 GREEN = (60, 200, 90)
 BLUE = (70, 120, 255)
@@ -107,18 +112,64 @@ def seat_xy(seat: int, n: int, centre: tuple[int, int], radius: tuple[int, int])
 
 #: a name or a role beside a seat at a table of up to 12
 LABEL_SIZE = 14
-#: a big table's label (a name, a role) under 10 px type: "Любовница" takes 61 px
-BIG_LABEL_W = 62
-#: a big table's seats stand this far in from the table area's sides and top (px), so
-#: that their labels have room outside them: beside a seat on the sides, and over (under)
-#: one at the top (bottom) in two rows; the labels start this far from a seat's circle,
-#: past the awake mark (r + 4, 4 px wide). Every size 13-30 in every language was checked
-#: with these (tests/test_screen.py)
-BIG_MARGIN = (96, 78)
-BIG_SIDE = 9
-#: how far up or down from the table's middle (the sine of the seat's angle) a seat's
-#: labels stop standing beside it and stand over or under it
-BIG_TOP = 0.6
+#: a big table's label (a name, a role) at LABEL_SIZE: "Aleksandre" takes 81 px
+BIG_LABEL_W = 84
+#: a big table's label's line height
+BIG_LINE = 17
+#: a big table (13-30) is a long table, as a club seats one: three seats at each end, the
+#: rest down its two sides, each seat's one label beside it, outwards (on the sides) or
+#: over (under) it (at the ends), at LABEL_SIZE. Round, its labels at 14 px ran into each
+#: other at the top and the bottom (they were 10 px). The sides stand BIG_HALF_W from the
+#: middle, the end rows BIG_END from the area's top and bottom; a label starts BIG_SIDE
+#: past a seat's circle (past its awake mark, r + 4). Every size 13-30 in every language
+#: was checked with these (tests/test_screen.py)
+BIG_HALF_W = 128
+BIG_END = 46
+BIG_SIDE = 7
+BIG_ENDS = 3
+BIG_MAX_R = 18
+
+
+def big_places(n: int, area: tuple[int, int, int, int]) -> tuple[dict[int, tuple[int, int]], int]:
+    """A big table's seats (seat -> its centre), clockwise from the top's left, seat 1 in
+    the top's middle, and their circles' radius."""
+    x, y, w, h = area
+    mid = x + w // 2
+    top, bottom = y + BIG_END, y + h - BIG_END
+    side = n - 2 * BIG_ENDS
+    right, left = (side + 1) // 2, side // 2
+    step = (bottom - top) / (right + 1)
+    gap = 90
+    order: list[tuple[int, int]] = []
+    order += [(int(mid + (i - 1) * gap), top) for i in range(BIG_ENDS)]
+    order += [(mid + BIG_HALF_W, int(top + (j + 1) * step)) for j in range(right)]
+    order += [(int(mid + (1 - i) * gap), bottom) for i in range(BIG_ENDS)]
+    lstep = (bottom - top) / (left + 1)
+    order += [(mid - BIG_HALF_W, int(bottom - (j + 1) * lstep)) for j in range(left)]
+    r = max(12, min(BIG_MAX_R, int(step * 0.42)))
+    return {(k - 1) % n + 1: at for k, at in enumerate(order)}, r
+
+
+@lru_cache(maxsize=32)
+def big_labels(area: tuple[int, int, int, int], n: int) -> dict[int, tuple[int, int, str]]:
+    """Where a big table's labels go, seat -> the point of its label and how it anchors it:
+    the ends' seats' over (under) them, the sides' outwards from their circles' edges."""
+    places, r = big_places(n, area)
+    ends = {y for _, y in places.values()}
+    top, bottom = min(ends), max(ends)
+    mid = area[0] + area[2] // 2
+    out: dict[int, tuple[int, int, str]] = {}
+    for seat, (cx, cy) in places.items():
+        d = r + BIG_SIDE
+        if cy == top and cx != mid - BIG_HALF_W and cx != mid + BIG_HALF_W:
+            out[seat] = (cx, cy - d - BIG_LINE // 2, "center")
+        elif cy == bottom and cx != mid - BIG_HALF_W and cx != mid + BIG_HALF_W:
+            out[seat] = (cx, cy + d + BIG_LINE // 2, "center")
+        elif cx > mid:
+            out[seat] = (cx + d, cy, "midleft")
+        else:
+            out[seat] = (cx - d, cy, "midright")
+    return out
 
 
 def seat_role(role: str, lang: str, big: bool) -> str:
@@ -130,96 +181,29 @@ def seat_role(role: str, lang: str, big: bool) -> str:
     return role_name(role, lang)
 
 
-Box = tuple[float, float, float, float]
-
-
-def _clear(box: Box, circles: list[tuple[int, int]], radius: float, boxes: list[Box]) -> bool:
-    """Does `box` (left, top, width, height) keep clear of every circle of `radius` and
-    every box in `boxes` (with a pixel between)?"""
-    left, top, w, h = box
-    for cx, cy in circles:
-        nx, ny = min(max(cx, left), left + w), min(max(cy, top), top + h)
-        if (nx - cx) ** 2 + (ny - cy) ** 2 < radius * radius:
-            return False
-    return all(left + w + 1 <= bl or bl + bw + 1 <= left or top + h + 1 <= bt
-               or bt + bh + 1 <= top for bl, bt, bw, bh in boxes)
-
-
-@lru_cache(maxsize=32)
-def big_labels(centre: tuple[int, int], ring: tuple[int, int], r: int,
-               lines: tuple[int, ...]) -> dict[int, tuple[int, int, str]]:
-    """Where a big table's labels go (seat k's `lines[k - 1]` lines, its circle of radius
-    `r` on the `ring` round `centre`), seat -> the point of their first line and how it
-    anchors them. Beside a seat on the table's sides they run outwards from its circle's
-    edge; at the top and the bottom, where neighbours' labels would stand side by side and
-    run into each other, they stand over (under) the seat, every other seat's a row further
-    out, so each label has two seats' width. Each block moves out from its seat until it
-    clears every seat with its awake mark and every block placed before it. (Worked out
-    once for a table and its labels' lines, not at every frame: it was half a host screen's
-    drawing at 30 seats.)"""
-    places = {s: seat_xy(s, len(lines), centre, ring) for s in range(1, len(lines) + 1)}
-    circles = list(places.values())
-    clear = r + 5                            # the awake mark reaches r + 4
-    out: dict[int, tuple[int, int, str]] = {}
-    boxes: list[Box] = []
-    # the sides first, then the top's and the bottom's near row, then their far row
-    order = sorted(places, key=lambda s: (
-        0 if abs(_unit(places[s], centre)[1]) <= BIG_TOP else 1 + (s % 2 == 0), s))
-    for seat in order:
-        n = lines[seat - 1]
-        if not n:
-            continue
-        cx, cy = places[seat]
-        ux, uy = _unit((cx, cy), centre)
-        h = 12 * n + 2                       # (a Georgian line is 13 px high)
-        w = BIG_LABEL_W
-        d = float(r + BIG_SIDE)
-        while True:
-            if abs(uy) > BIG_TOP:            # centred over (under) the seat
-                mx, my = cx + ux * d, cy + uy * d
-                box: Box = (mx - w / 2, my - h / 2, w, h)
-                at = (int(mx), int(my) - 6 * (n - 1), "center")
-            else:                            # beside it, from its circle's edge out
-                mid = cy + uy * 6
-                left = cx + d if ux > 0 else cx - d - w
-                box = (left, mid - h / 2, w, h)
-                at = (int(cx + d) if ux > 0 else int(cx - d), int(mid) - 6 * (n - 1),
-                      "midleft" if ux > 0 else "midright")
-            if _clear(box, circles, clear, boxes) or d > r + 120:
-                break
-            d += 1
-        boxes.append(box)
-        out[seat] = at
-    return out
-
-
-def _unit(at: tuple[int, int], centre: tuple[int, int]) -> tuple[float, float]:
-    dx, dy = at[0] - centre[0], at[1] - centre[1]
-    norm = math.hypot(dx, dy) or 1.0
-    return dx / norm, dy / norm
-
-
 def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicState,
                host: bool, area: tuple[int, int, int, int]) -> list[Button]:
     """The seats round the table, with the phase and the big timer in the middle."""
     pg = p.pg
     x, y, w, h = area
     centre = (x + w // 2, y + h // 2)
-    pg.draw.ellipse(surf, TABLE, (x + 70, y + 60, w - 140, h - 120))
     buttons = []
     n = len(seats)
     big = n > 12
-    # a big table's names go outside its seats: the seats sit further in to leave them room
-    ring = (w // 2 - BIG_MARGIN[0], h // 2 - BIG_MARGIN[1]) if big else (w // 2 - 40, h // 2 - 38)
-    # a seat's circle: 30 px up to 12 seats, smaller round a big table so that 30 seats
-    # stand apart (the circumference over the seats, less a gap)
-    r = max(13, min(30, int(math.pi * min(ring) / max(n, 1) * 0.92)))
-    k = r / 30
+    ring = (w // 2 - 40, h // 2 - 38)
     if big:
-        count = {sv.seat: bool(sv.name) + bool(host and sv.role) for sv in seats}
-        placed = big_labels(centre, ring, r, tuple(count.get(s, 0) for s in range(1, n + 1)))
+        # a long table: its seats' one label each goes outside them (big_places)
+        places, r = big_places(n, area)
+        placed = big_labels(area, n)
+        pg.draw.rect(surf, TABLE, (centre[0] - BIG_HALF_W, y + BIG_END, 2 * BIG_HALF_W,
+                                   h - 2 * BIG_END), border_radius=40)
+    else:
+        # a seat's circle: 30 px up to 12 seats
+        r = max(13, min(30, int(math.pi * min(ring) / max(n, 1) * 0.92)))
+        pg.draw.ellipse(surf, TABLE, (x + 70, y + 60, w - 140, h - 120))
+    k = r / 30
     for sv in seats:
-        cx, cy = seat_xy(sv.seat, n, centre, ring)
+        cx, cy = places[sv.seat] if big else seat_xy(sv.seat, n, centre, ring)
         fill = SEAT if sv.alive else SEAT_OUT
         pg.draw.circle(surf, fill, (cx, cy), r)
         if host and sv.awake:
@@ -230,19 +214,21 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             pg.draw.circle(surf, GREEN, (cx, cy), r + 3, 4)
         if sv.pad_fault:
             pg.draw.circle(surf, ORANGE, (cx, cy), r, max(3, int(5 * k)))
-        p.text(surf, str(sv.seat), (cx, cy), max(13, int(22 * k)), TEXT if sv.alive else DIM,
+        p.text(surf, str(sv.seat), (cx, cy), max(14, int(22 * k)), TEXT if sv.alive else DIM,
                True, "center")
         # the name, then the role (the host's), under the seat (the bottom seat's above it):
         # inside the circle a name had 54 px and shrank to 9 px
-        labels = [(sv.name, TEXT if sv.alive else DIM)] if sv.name else []
+        labels = [(sv.name, TEXT if sv.alive else LABEL_OUT)] if sv.name else []
         if host and sv.role:
-            labels.append((seat_role(sv.role, pub.lang, True), BLUE if sv.awake else DIM))
+            role = (seat_role(sv.role, pub.lang, big), ROLE_AWAKE if sv.awake else ROLE_TEXT)
+            # a big table has room for one line a seat at 14 px (two stood over the next
+            # seats' at 30): its name, or while the host sees the roles, its role
+            labels = [role] if big else labels + [role]
         below = cy + r + 4 + 17 * len(labels) < y + h
         if big and labels:              # (a seat with no label has no place: none is made)
-            lx, ly0, anchor = placed[sv.seat]
-            for i, (label, colour) in enumerate(labels):
-                p.text(surf, label, (lx, ly0 + 12 * i), 10, colour, anchor=anchor,
-                       width=BIG_LABEL_W)
+            lx, ly, anchor = placed[sv.seat]
+            label, colour = labels[0]
+            p.text(surf, label, (lx, ly), LABEL_SIZE, colour, anchor=anchor, width=BIG_LABEL_W)
         # (14 px: at 11 px grey a name was 2 mm high on the 7-inch panel)
         for i, (label, colour) in enumerate(labels if not big else ()):
             ly = cy + r + 12 + 17 * i if below else cy - r - 12 - 17 * (len(labels) - 1 - i)
