@@ -342,11 +342,7 @@ def _life(club: Club, mount: Mount, fig: Figures, rng: random.Random, first: boo
         fig.at_start += 1
     with _club_env(club.root):
         try:
-            try:
-                club.boot_checks(mount)
-            except AssertionError as e:
-                fig.kept_lost += 1
-                fig.problems.append(f"{club.root.name}: {e}")
+            _checked_boot(club, club.root, mount, fig)
             app, rec, clock, pads = club.start()
         except Exception as e:
             if not mount.down():
@@ -435,14 +431,19 @@ def _play(club: Club, app: TableApp, clock: FakeClock, pads: FakePads, mount: Mo
         mount.ask(f"cut {seed} {mode}")
 
 
+def _checked_boot(club: Club, root: Path, mount: Mount, fig: Figures) -> None:
+    """The checks at a start after a cut: what they find lost is counted, not raised."""
+    try:
+        club.boot_checks(mount)
+    except AssertionError as e:
+        fig.kept_lost += 1
+        fig.problems.append(f"{root.name}: {e}")
+
+
 def _last_start(club: Club, root: Path, mount: Mount, fig: Figures) -> None:
     with _club_env(root):
         try:
-            try:
-                club.boot_checks(mount)
-            except AssertionError as e:
-                fig.kept_lost += 1
-                fig.problems.append(f"{root.name}: {e}")
+            _checked_boot(club, root, mount, fig)
             app, *_ = club.start()
         except Exception as e:
             fig.failed_starts += 1

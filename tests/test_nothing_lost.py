@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from test_records import Postgres, _records, postgres  # noqa: F401  (its fixture: a server)
+from test_service import _stop
 
 # -- 1. a format file's errors are one line ------------------------------------------------
 
@@ -171,12 +172,7 @@ def test_a_full_disk_at_start_opens_the_setup_screen_with_the_reason(
         alive = proc.poll() is None
         time.sleep(0.5)
     finally:
-        proc.terminate()
-        try:
-            _, err = proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            _, err = proc.communicate()
+        err = _stop(proc)
         sock.close()
     assert alive, (proc.returncode, err[-800:])
     assert said and said[0].startswith("READY=1\nSTATUS=setup screen; "), (said, err[-800:])

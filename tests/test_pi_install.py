@@ -146,18 +146,7 @@ def test_the_app_tells_systemd_it_is_ready_and_alive(tmp_path: Path) -> None:
 
 
 def test_the_admin_command_stops_the_table_for_check_and_firmware(tmp_path: Path) -> None:
-    import os
-    log = tmp_path / "log"
-    for tool, code in (("systemctl", 0), ("runuser", 0)):
-        fake = tmp_path / tool
-        fake.write_text(f"#!/bin/sh\necho {tool} \"$@\" >> {log}\nexit {code}\n")
-        fake.chmod(0o755)
-    text = (PI / "table-app.sh").read_text().replace("@USER@", "mafia").replace(
-        "@DATA@", "/var/lib/table-app").replace("@EXEC@", "/opt/table-app/venv/bin/table-app")
-    wrapper = tmp_path / "table-app"
-    wrapper.write_text(text)
-    wrapper.chmod(0o755)
-    env = {**os.environ, "PATH": f"{tmp_path}:{os.environ['PATH']}"}
+    wrapper, env, log = _wrapper(tmp_path, f'echo runuser "$@" >> {tmp_path / "log"}')
     if os.getuid() != 0:
         pytest.skip("the wrapper re-runs itself with sudo when not root")
     proc = subprocess.run([str(wrapper), "check", "--wait", "5"], capture_output=True,
