@@ -448,6 +448,7 @@ class TableWindow:
         from .screen.setup import Setup, save_names
         while True:
             if self.kind == "sim":
+                self.pads.lang = t0[2]
                 self.pads.draw()
             setup = _setup_screen(self.pygame, self.display, self.host_area, Setup(
                 t0[0], t0[1], t0[2], t0[3], self.names, notices=notices,
@@ -676,6 +677,7 @@ class TableWindow:
         if self.public is not None:
             self.public.update(view)
         if self.kind == "sim":
+            self.pads.lang = table.cfg.lang           # what its window says, in it
             self.pads.draw()
             drew = True
         if drew:

@@ -30,7 +30,7 @@ from table_app.pads.rings import (
     led_level,
     render,
 )
-from table_app.pads.sim import shown
+from table_app.pads.sim import seen, shown
 
 PINS = (Path(__file__).parent.parent / "hardware" / "pins.toml").read_text()
 ROOT = Path(__file__).parent.parent
@@ -165,11 +165,14 @@ def test_simulator_window_shows_the_rings(tmp_path: Path) -> None:
         assert out.stat().st_size > 5000
         img = pygame.image.load(str(out))
         assert img.get_size() == (720, 720)
-        assert sim.pixel_at_ring(1, 5) == shown(CURSOR)     # seat 1 points at seat 6
-        assert sim.pixel_at_ring(1, 1) == shown(DIM) and sim.pixel_at_ring(1, 8) == shown(DIM)
+        # (a lit LED drawn as it looks, lifted so that a dim one still shows on its pad)
+        assert sim.pixel_at_ring(1, 5) == seen(shown(CURSOR))     # seat 1 points at seat 6
+        assert sim.pixel_at_ring(1, 1) == seen(shown(DIM)) == sim.pixel_at_ring(1, 8)
+        assert max(seen(shown(DIM))) < max(seen(shown(CURSOR)))  # the cursor still brighter
         unlit = sim.pixel_at_ring(7, 0)                       # a dark pad
         assert all(sim.pixel_at_ring(7, i) == unlit for i in range(12))
-        assert sim.pixel_at_ring(4, 7) == shown(ANSWER[0]) and sim.pixel_at_ring(4, 0) == unlit
+        assert sim.pixel_at_ring(4, 7) == seen(shown(ANSWER[0]))
+        assert sim.pixel_at_ring(4, 0) == unlit
     finally:
         rig.close()
 

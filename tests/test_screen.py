@@ -4,6 +4,7 @@ their models and by their pixels; the public view never holds a secret."""
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 from pathlib import Path
 
@@ -664,3 +665,68 @@ def test_a_big_table_s_names_are_typed_on_pages_of_twelve(lang: str) -> None:
         s.command(("fewer",))
     assert s.players == 12 and s.page == 0
     assert not [b for b in draw_setup(painter, surf, s) if b.cmd[0] == "page"]
+
+
+@pytest.mark.parametrize("players", [12, 20, 30])
+def test_the_simulator_shows_a_big_table_as_its_controllers(players: int) -> None:
+    # finding 11: the 20-player simulator was one ring of 20 pads, not two controllers;
+    # seats 13-20 had no keys and nothing said which; at night its rings were nearly
+    # invisible. Now each controller is a box of its twelve pads with a line that names its
+    # seats and their keys, every key it names presses its seat, and a lit LED at the
+    # night's cap is drawn bright enough to see
+    from firmware_bridge.ringdraw import MAX_SEATS
+    from table_app.clock import FakeClock
+    from table_app.pads.events import PadEdge
+    from table_app.pads.rings import Pick, RoleCard
+    from table_app.pads.sim import SimPads
+    pygame.display.init()
+    got: list[object] = []
+    surf = pygame.Surface((480, 480))
+    pads = SimPads(MAX_SEATS, got.append, FakeClock(), size=(480, 480), surface=surf)
+    pads.start()
+    pads.set_table(players)
+    pads.lang = "ru"
+    window = pygame.Rect(0, 0, 480, 480)
+    r = pads.pad_radius()
+    circles = {s: pygame.Rect(0, 0, 2 * r, 2 * r) for s in range(1, players + 1)}
+    for s, rect in circles.items():
+        rect.center = pads.pad_centre(s)
+        assert window.contains(rect), (s, rect)
+    for s, rect in circles.items():                    # no pad on another
+        assert all(math.dist(rect.center, c.center) >= 2 * r for k, c in circles.items()
+                   if k != s), s
+    said = pads.texts()
+    assert all(size >= 14 for _, size in said), said
+    controllers = -(-players // 12)
+    assert len(said) == controllers                    # a line each (one: the keys)
+    if players > 12:
+        boxes = [pygame.Rect(pads._block(c)) for c in range(controllers)]
+        for c, box in enumerate(boxes):
+            assert window.contains(box) and box.collidelist(boxes[c + 1:]) == -1
+            mine = range(12 * c + 1, min(players, 12 * c + 12) + 1)
+            assert all(box.contains(circles[s]) for s in mine), c
+            assert f"{mine[0]}-{mine[-1]}" in said[c][0]
+        assert "F1-F8" in said[1][0] if players == 20 else "Shift+F1-F6" in said[2][0]
+    # every seat's key, as the window names it, presses that seat and no other
+    for seat in range(1, players + 1):
+        if seat <= 12:
+            ch = "1234567890-="[seat - 1]
+            key, shift = pygame.key.key_code(ch), False
+        else:
+            key, shift = pygame.K_F1 + (seat - 13) % 12, seat > 24
+        for kind in (pygame.KEYDOWN, pygame.KEYUP):
+            ev = pygame.event.Event(kind, key=key, unicode=ch if seat <= 12 else "",
+                                    scancode=0, mod=pygame.KMOD_SHIFT if shift else 0)
+            assert pads.handle_event(ev), seat
+    pressed = [e.seat for e in got if isinstance(e, PadEdge) and e.pressed]
+    assert pressed == list(range(1, players + 1)), pressed
+    # the night's cap: every lit LED drawn bright enough to see on its dark pad
+    pads.set_cap(0.25)
+    pads.show(2, Pick(frozenset(range(1, players + 1)), cursor=5))
+    pads.show(players, RoleCard("mafia", 2))
+    pads.draw()
+    for seat in (2, players):
+        lit = [k for k, c in enumerate(pads.pixels(seat)) if any(c)]
+        assert lit, seat
+        for k in lit:
+            assert max(pads.pixel_at_ring(seat, k)) >= 150, (seat, k, pads.pixel_at_ring(seat, k))

@@ -1,10 +1,12 @@
-"""The pad simulator: twelve pads round a table in a pygame window.
+"""The pad simulator: twelve pads round a table in a pygame window; a big table (13-30) as
+its two or three pad controllers, twelve pads each, one under the other.
 
 Keys 1-9, 0, -, = are seats 1-12 (key down and key up, so holds work), F1-F12 seats 13-24
-and Shift+F1-F6 seats 25-30 (a big table's second and third controllers); the mouse presses
-the pad under it. Each pad shows its ring as the hardware would: pixel k sits where seat k+1 sits
-at the table, so the ring is a map. The default backend where no hardware is found, so the
-app runs on any laptop.
+and Shift+F1-F6 seats 25-30 (a big table's second and third controllers), and the window
+says so (beside the table, or on each controller); the mouse presses the pad under it. Each
+pad shows its ring as the hardware would: pixel k sits where seat k+1 sits at the table, so
+the ring is a map. The default backend where no hardware is found, so the app runs on any
+laptop.
 """
 
 from __future__ import annotations
@@ -17,6 +19,20 @@ from ..clock import Clock
 from .base import PadBackend, Sink
 
 KEYS = "1234567890-="
+#: the pads a controller has (the firmware's jacks)
+JACKS = 12
+#: the keys of seats 1-12, as the window says them
+KEY_NAMES = "1-9, 0, -, ="
+
+
+def key_names(c: int, seats: int) -> str:
+    """The keys of controller c's (0, 1, 2) seats at a table of `seats`: "F1-F8" for seats
+    13-20."""
+    last = min(seats, (c + 1) * JACKS) - c * JACKS
+    if c == 0:
+        return KEY_NAMES if last == JACKS else f"1-{KEYS[last - 1]}"
+    keys = f"F1-F{last}" if last > 1 else "F1"
+    return keys if c == 1 else f"Shift+{keys}"
 #: an LED looks far brighter than its duty cycle (the eye's response is about a power of
 #: 1/2.2): a ring at the night's 25 % drawn at 25 % of the screen's white was a role card
 #: of one navy and one grey speck nobody could read
@@ -26,6 +42,12 @@ BACKGROUND = (14, 14, 18)
 PAD = (48, 48, 56)
 PAD_DOWN = (90, 90, 110)
 TEXT = (230, 230, 230)
+CONTROLLER = (34, 36, 46)
+#: an LED that is off: darker than its pad, so that one lit at the night's cap stands out
+UNLIT = (22, 22, 26)
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+#: the smallest text the simulator draws (the 7-inch panel at arm's length)
+TEXT_SIZE = 14
 
 
 class SimPads(PadBackend):
@@ -45,6 +67,9 @@ class SimPads(PadBackend):
         self.mouse_seat: int | None = None
         self.closed = False
         self._font: Any = None
+        self._small: Any = None
+        #: the table's language, for what the window says (the table sets it)
+        self.lang = "en"
         self.dirty = True
 
     # -- geometry ------------------------------------------------------------------------
@@ -52,15 +77,38 @@ class SimPads(PadBackend):
         # seat 1 at the top, clockwise
         return -math.pi / 2 + 2 * math.pi * (seat - 1) / self.table
 
+    def controllers(self) -> int:
+        """How many pad controllers the table has (twelve pads each)."""
+        return max(1, -(-self.table // JACKS))
+
+    def _block(self, c: int) -> tuple[int, int, int, int]:
+        """Controller c's (0, 1, 2) box at a big table: its rows of six pads under a line
+        that names it, its seats and their keys."""
+        w, h = self.size
+        n = self.controllers()
+        each = h // 3
+        top = (h - n * each) // 2 + c * each
+        return 4, top + 2, w - 8, each - 4
+
     def pad_centre(self, seat: int) -> tuple[int, int]:
         w, h = self.size
+        if self.table > JACKS:
+            c, j = divmod(seat - 1, JACKS)
+            bx, by, bw, bh = self._block(c)
+            col, row = j % 6, j // 6
+            step = bw / 6
+            return int(bx + step * (col + 0.5)), by + TEXT_SIZE + 8 + self.pad_radius() + \
+                row * (2 * self.pad_radius() + 8)
         r = min(w, h) * 0.39
         a = self._angle(seat)
         return int(w / 2 + r * math.cos(a)), int(h / 2 + r * math.sin(a))
 
     def pad_radius(self) -> int:
-        # a big table's pads shrink to fit round it (30 of them: half a 12-seat pad)
-        return int(min(self.size) * min(0.075, 1.1 / self.table))
+        if self.table > JACKS:
+            # two rows of six pads in a controller's third of the window
+            bh = self._block(0)[3]
+            return int(min((bh - TEXT_SIZE - 8 - 8 - 4) / 4, self.size[0] / 14))
+        return int(min(self.size) * 0.075)
 
     def _pixel_angle(self, k: int) -> float:
         # pixel k of an unturned ring, clockwise from the top (where seat 1 sits)
@@ -80,7 +128,10 @@ class SimPads(PadBackend):
         if self.own_window:
             pygame.display.set_caption("Mafia table: pad simulator")
             self.surface = pygame.display.set_mode(self.size)
-        self._font = pygame.font.Font(None, max(14, self.pad_radius() // 2))
+        pygame.font.init()
+        path = FONT if Path(FONT).exists() else None
+        self._font = pygame.font.Font(path, 16)
+        self._small = pygame.font.Font(path, TEXT_SIZE)
         self.draw()
 
     def close(self) -> None:
@@ -167,8 +218,17 @@ class SimPads(PadBackend):
         surf = self.surface
         w, h = self.size
         surf.fill(BACKGROUND)
-        pygame.draw.circle(surf, TABLE_GREEN, (w // 2, h // 2), int(min(w, h) * 0.28))
+        big = self.table > JACKS
+        if big:
+            for c in range(self.controllers()):
+                self._controller(surf, c)
+        else:
+            pygame.draw.circle(surf, TABLE_GREEN, (w // 2, h // 2), int(min(w, h) * 0.28))
+            if self._small is not None:
+                said = self._say("sim_keys", keys=key_names(0, self.table))
+                surf.blit(self._small.render(said, True, TEXT), (6, 4))
         pr = self.pad_radius()
+        dot = max(3, pr * 12 // (7 * self.ring_size))
         for seat in range(1, self.table + 1):
             cx, cy = self.pad_centre(seat)
             pygame.draw.circle(surf, PAD_DOWN if seat in self.keys_down else PAD, (cx, cy), pr)
@@ -177,12 +237,40 @@ class SimPads(PadBackend):
                 a = self._pixel_angle(k)
                 px = cx + int(pr * 0.72 * math.cos(a))
                 py = cy + int(pr * 0.72 * math.sin(a))
-                pygame.draw.circle(surf, shown(colour) if any(colour) else (28, 28, 32),
-                                   (px, py), max(2, pr * 12 // (7 * self.ring_size)))
+                if any(colour):
+                    # a lit LED a size larger than an unlit one: at the night's cap a ring
+                    # drawn as its bare colour was nearly invisible
+                    pygame.draw.circle(surf, seen(shown(colour)), (px, py), dot + 1)
+                else:
+                    pygame.draw.circle(surf, UNLIT, (px, py), dot)
             if self._font is not None:
                 label = self._font.render(str(seat), True, TEXT)
                 surf.blit(label, label.get_rect(center=(cx, cy)))
         self.dirty = False
+
+    def _say(self, key: str, **fields: str) -> str:
+        from ..words import t
+        return t(key, self.lang).format(**fields)
+
+    def _controller(self, surf: Any, c: int) -> None:
+        """Controller c's box, and the line that says its seats and their keys."""
+        import pygame
+        x, y, w, h = self._block(c)
+        pygame.draw.rect(surf, CONTROLLER, (x, y, w, h), border_radius=8)
+        first, last = c * JACKS + 1, min(self.table, (c + 1) * JACKS)
+        if self._small is not None:
+            said = self._say("sim_controller", n=str(c + 1), seats=f"{first}-{last}",
+                             keys=key_names(c, self.table))
+            surf.blit(self._small.render(said, True, TEXT), (x + 8, y + 3))
+
+    def texts(self) -> list[tuple[str, int]]:
+        """What the window says, and at what size (the tests read it)."""
+        if self.table > JACKS:
+            return [(self._say("sim_controller", n=str(c + 1),
+                               seats=f"{c * JACKS + 1}-{min(self.table, (c + 1) * JACKS)}",
+                               keys=key_names(c, self.table)), TEXT_SIZE)
+                    for c in range(self.controllers())]
+        return [(self._say("sim_keys", keys=key_names(0, self.table)), TEXT_SIZE)]
 
     def screenshot(self, path: str | Path) -> None:
         import pygame
@@ -197,6 +285,18 @@ class SimPads(PadBackend):
         x, y = cx + int(pr * 0.72 * math.cos(a)), cy + int(pr * 0.72 * math.sin(a))
         c = self.surface.get_at((x, y))
         return int(c.r), int(c.g), int(c.b)
+
+
+def seen(colour: tuple[int, int, int], floor: int = 120) -> tuple[int, int, int]:
+    """A lit pixel as the window draws it: its brightest part lifted from `floor` up to 255
+    in its own hue (an LED at the night's cap still shines in a dark room; on a screen its
+    dim colour on a dark pad was nearly invisible), brighter pixels still brighter."""
+    top = max(colour)
+    if top == 0:
+        return colour
+    lifted = floor + (255 - floor) * top / 255
+    r, g, b = (min(255, round(v * lifted / top)) for v in colour)
+    return r, g, b
 
 
 def shown(colour: tuple[int, int, int]) -> tuple[int, int, int]:
