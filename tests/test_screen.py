@@ -296,11 +296,37 @@ def test_every_text_fits_its_box_in_every_language(tmp_path: Path, lang: str) ->
     """Every screen, every language: a text wider than its box even at a smaller size fails
     (cut with an ellipsis, it would hide words from the host), so does one shrunk below
     the readable size, and so does an English text on a screen in another language."""
-    from table_app.screen.render import Painter, draw_host, draw_public
+    from table_app.screen.render import MIN_SIZE, Painter, draw_host, draw_public
     from table_app.screen.setup import Setup, draw_setup
     from table_app.words import entries
-    painter = Painter(keep=True)
+    edges: list[tuple[str, pygame.Rect]] = []
+
+    class Edges(Painter):
+        def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
+                 anchor="topleft", width=None):
+            rect = super().text(surf, s, pos, size, colour, bold, anchor, width)
+            inside = pygame.Rect(4, 0, SIZE[0] - 8, SIZE[1])
+            if s.strip() and not inside.contains(rect):
+                edges.append((s, rect))
+            return rect
+
+    painter = Edges(keep=True)
     surf = _surface()
+    # a big table's whole game too (13-30: its labels, its fouls), with names and without
+    for players in (20, 30):
+        app, bots, clock, _ = virtual_table(tmp_path / f"{lang}-{players}", seed=3,
+                                            fmt_id="city", lang=lang, players=players,
+                                            seats=30)
+        names = Names({s: ("Nino", "Aleksandre", "Мария", "Oʻktam")[s % 4]
+                       for s in range(1, players + 1, 2)})
+        seen = 0
+        while app.table.stage != "over" and seen < 40:
+            table = run_virtual(app, bots, clock, limit=60)
+            view = host_view(table, names, now=clock.now())
+            for hide in (False, True):
+                draw_host(painter, surf, view, 3, None, None, hide)
+            draw_public(painter, surf, view.public)
+            seen += 1
     for fmt in ("yakuza", "classic", "city"):
         setup = Setup(fmt, 12 if fmt != "classic" else 11, lang, "cards",
                       {1: "Nino", 2: "Giorgi", 3: "Aleksandre", 4: "Oʻktam"})
@@ -341,8 +367,12 @@ def test_every_text_fits_its_box_in_every_language(tmp_path: Path, lang: str) ->
             setup.keyboard = layout
             draw_setup(painter, surf, setup)
     assert painter.overflows == []
-    # nor drawn smaller than the panel can be read at (the Georgian Skip was 8 px)
+    # nor drawn smaller than the panel can be read at (the Georgian Skip was 8 px; a big
+    # table's names 10 px, the voice's lines and the notes 13 px), asked so or shrunk
     assert sorted(set(painter.shrunk)) == [], sorted(set(painter.shrunk))
+    assert MIN_SIZE >= 14 and sorted(set(painter.small)) == [], sorted(set(painter.small))
+    # nor touching the panel's edge (a line of the voice's ran to the right edge)
+    assert edges == [], edges[:5]
     if lang != "en":                        # nor left in English: every word its language's
         english = {tr["en"].split("{")[0].strip() for kind in ("screen", "voice")
                    for tr in entries(kind).values()

@@ -48,6 +48,7 @@ UNLIT = (22, 22, 26)
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 #: the smallest text the simulator draws (the 7-inch panel at arm's length)
 TEXT_SIZE = 14
+SEAT_SIZE = 16
 
 
 class SimPads(PadBackend):
@@ -70,6 +71,8 @@ class SimPads(PadBackend):
         self._small: Any = None
         #: the table's language, for what the window says (the table sets it)
         self.lang = "en"
+        #: what the last frame said, and at what size (the tests read it)
+        self.said: list[tuple[str, int]] = []
         self.dirty = True
 
     # -- geometry ------------------------------------------------------------------------
@@ -130,7 +133,7 @@ class SimPads(PadBackend):
             self.surface = pygame.display.set_mode(self.size)
         pygame.font.init()
         path = FONT if Path(FONT).exists() else None
-        self._font = pygame.font.Font(path, 16)
+        self._font = pygame.font.Font(path, SEAT_SIZE)
         self._small = pygame.font.Font(path, TEXT_SIZE)
         self.draw()
 
@@ -218,6 +221,7 @@ class SimPads(PadBackend):
         surf = self.surface
         w, h = self.size
         surf.fill(BACKGROUND)
+        self.said = []
         big = self.table > JACKS
         if big:
             for c in range(self.controllers()):
@@ -227,6 +231,7 @@ class SimPads(PadBackend):
             if self._small is not None:
                 said = self._say("sim_keys", keys=key_names(0, self.table))
                 surf.blit(self._small.render(said, True, TEXT), (6, 4))
+                self.said.append((said, TEXT_SIZE))
         pr = self.pad_radius()
         dot = max(3, pr * 12 // (7 * self.ring_size))
         for seat in range(1, self.table + 1):
@@ -246,6 +251,7 @@ class SimPads(PadBackend):
             if self._font is not None:
                 label = self._font.render(str(seat), True, TEXT)
                 surf.blit(label, label.get_rect(center=(cx, cy)))
+                self.said.append((str(seat), SEAT_SIZE))
         self.dirty = False
 
     def _say(self, key: str, **fields: str) -> str:
@@ -262,15 +268,12 @@ class SimPads(PadBackend):
             said = self._say("sim_controller", n=str(c + 1), seats=f"{first}-{last}",
                              keys=key_names(c, self.table))
             surf.blit(self._small.render(said, True, TEXT), (x + 8, y + 3))
+            self.said.append((said, TEXT_SIZE))
 
     def texts(self) -> list[tuple[str, int]]:
-        """What the window says, and at what size (the tests read it)."""
-        if self.table > JACKS:
-            return [(self._say("sim_controller", n=str(c + 1),
-                               seats=f"{c * JACKS + 1}-{min(self.table, (c + 1) * JACKS)}",
-                               keys=key_names(c, self.table)), TEXT_SIZE)
-                    for c in range(self.controllers())]
-        return [(self._say("sim_keys", keys=key_names(0, self.table)), TEXT_SIZE)]
+        """What the window says beside its pads' numbers, and at what size."""
+        self.draw()
+        return [(said, size) for said, size in self.said if not said.isdigit()]
 
     def screenshot(self, path: str | Path) -> None:
         import pygame

@@ -25,6 +25,8 @@ SEAT = (52, 54, 64)
 SEAT_OUT = (30, 30, 34)
 TEXT = (235, 235, 235)
 DIM = (140, 140, 150)
+#: the host's notes: lighter than DIM, which at 13 px read as grey on the dark
+NOTE = (185, 188, 198)
 #: a role beside its seat, and an out seat's name: light enough to read on the dark (the
 #: grey of DIM at 11 px was unreadable on the 7-inch panel)
 ROLE_TEXT = (200, 215, 240)
@@ -36,9 +38,10 @@ BLUE = (70, 120, 255)
 ORANGE = (255, 110, 0)
 RED = (220, 50, 50)
 BUTTON = (60, 64, 80)
-#: a text fitted to its box is never drawn smaller than this (the 7-inch panel at arm's
-#: length); a box that needs smaller is a layout to mend, and the fit test says so
-MIN_SIZE = 12
+#: no text is drawn smaller than this (the 7-inch panel at arm's length: 14 px is about
+#: 3 mm), nor is a text fitted to its box shrunk below it; a box that needs smaller is a
+#: layout to mend, and the fit test says so (the journeys check every text drawn)
+MIN_SIZE = 14
 FONTS = ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
          "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
 
@@ -70,6 +73,8 @@ class Painter:
         self.overflows: list[tuple[str, int]] = []
         #: texts shrunk below MIN_SIZE to fit their box (text, size drawn, box width)
         self.shrunk: list[tuple[str, int, int]] = []
+        #: texts drawn under MIN_SIZE, asked so or shrunk (text, size drawn)
+        self.small: list[tuple[str, int]] = []
 
     def font(self, size: int, bold: bool = False) -> Any:
         key = (size, bold)
@@ -99,6 +104,8 @@ class Painter:
                 while s and font.size(s + "\u2026")[0] > width:
                     s = s[:-1]
                 s += "\u2026"
+        if size < MIN_SIZE and s.strip():
+            self.small.append((s, size))
         img = font.render(s, True, colour)
         rect = img.get_rect(**{anchor: pos})
         surf.blit(img, rect)
@@ -112,8 +119,8 @@ def seat_xy(seat: int, n: int, centre: tuple[int, int], radius: tuple[int, int])
 
 #: a name or a role beside a seat at a table of up to 12
 LABEL_SIZE = 14
-#: a big table's label (a name, a role) at LABEL_SIZE: "Aleksandre" takes 81 px
-BIG_LABEL_W = 84
+#: a big table's label (a name, a role) at LABEL_SIZE: "Любовница" takes 87 px
+BIG_LABEL_W = 90
 #: a big table's label's line height
 BIG_LINE = 17
 #: a big table (13-30) is a long table, as a club seats one: three seats at each end, the
@@ -123,7 +130,7 @@ BIG_LINE = 17
 #: middle, the end rows BIG_END from the area's top and bottom; a label starts BIG_SIDE
 #: past a seat's circle (past its awake mark, r + 4). Every size 13-30 in every language
 #: was checked with these (tests/test_screen.py)
-BIG_HALF_W = 128
+BIG_HALF_W = 116
 BIG_END = 46
 BIG_SIDE = 7
 BIG_ENDS = 3
@@ -220,7 +227,8 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         # inside the circle a name had 54 px and shrank to 9 px
         labels = [(sv.name, TEXT if sv.alive else LABEL_OUT)] if sv.name else []
         if host and sv.role:
-            role = (seat_role(sv.role, pub.lang, big), ROLE_AWAKE if sv.awake else ROLE_TEXT)
+            # (its short name: "Мирный житель" at 14 px is wider than the room between seats)
+            role = (seat_role(sv.role, pub.lang, True), ROLE_AWAKE if sv.awake else ROLE_TEXT)
             # a big table has room for one line a seat at 14 px (two stood over the next
             # seats' at 30): its name, or while the host sees the roles, its role
             labels = [role] if big else labels + [role]
@@ -232,12 +240,15 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         # (14 px: at 11 px grey a name was 2 mm high on the 7-inch panel)
         for i, (label, colour) in enumerate(labels if not big else ()):
             ly = cy + r + 12 + 17 * i if below else cy - r - 12 - 17 * (len(labels) - 1 - i)
-            p.text(surf, label, (cx, ly), LABEL_SIZE, colour, anchor="center", width=104)
+            # under its seat, kept off the panel's edge (seat 10's ran to it)
+            half = min(104, p.font(LABEL_SIZE).size(label)[0]) // 2 + 1
+            lx = max(x + 4 + half, min(x + w - 4 - half, cx))
+            p.text(surf, label, (lx, ly), LABEL_SIZE, colour, anchor="center", width=104)
         if not sv.alive:
             d = int(18 * k)
             pg.draw.line(surf, RED, (cx - d, cy - d), (cx + d, cy + d), 3)
         if sv.fouls:
-            p.text(surf, "F" * sv.fouls, (cx + int(22 * k), cy - r), 12, ORANGE, True)
+            p.text(surf, "F" * sv.fouls, (cx + int(22 * k), cy - r), MIN_SIZE, ORANGE, True)
         if host and sv.asked:
             pg.draw.circle(surf, TEXT, (cx + int(22 * k), cy + int(22 * k)), 5)
         buttons.append(Button((cx - r, cy - r, 2 * r, 2 * r), ("seat", str(sv.seat)),
@@ -370,23 +381,23 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     # what the voice just said, for a host without sound (or with a noisy room): the last
     # two lines, each over two rows when it must (shrunk, a long one was unreadable)
     # (a margin from the panel's edge: a long line touched it)
-    rows = [r for line in view.captions[-2:] for r in wrap(p, "“" + line + "”", 13, w - 8)[:2]]
+    rows = [r for line in view.captions[-2:] for r in wrap(p, "“" + line + "”", 14, w - 8)[:2]]
     rows = rows[-4:]
-    cy = 334 - 16 * len(rows)
+    cy = 334 - 17 * len(rows)
     # the latest notes that fit above them (and above a card deal's role buttons)
     room = (142 if view.missing and not view.calling else cy - 4) - y
     lines: list[tuple[str, bool]] = []
     for note in reversed(view.notes[-5:]):        # the latest first, each over two rows
-        rows_of = [(r, note in view.alerts) for r in wrap(p, note, 13, w)[:2]]
+        rows_of = [(r, note in view.alerts) for r in wrap(p, note, 14, w)[:2]]
         if 17 * (len(lines) + len(rows_of)) > room:
             break
         lines[:0] = rows_of
     for r, alert in lines:
-        p.text(surf, r, (x, y), 13, ORANGE if alert else DIM, width=w)
+        p.text(surf, r, (x, y), 14, ORANGE if alert else NOTE, width=w)
         y += 17
     for r in rows:
-        p.text(surf, r, (x, cy), 13, TEXT, width=w)
-        cy += 16
+        p.text(surf, r, (x, cy), 14, TEXT, width=w - 8)
+        cy += 17
     # commands: the bottom rows are touch buttons, two by two (four in a row left 64 px:
     # "Пропустить", "გამოტოვება" were 10 px); after a game only what still means
     # something (a next game, asked twice: it deals at once; or new players)
@@ -411,8 +422,8 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         # speaker: Nothing ends his speech, and the screen says so)
         ask = t("act_speaker", lang).format(nothing=t("nothing", lang)) \
             if acting == speaker else t("act_target", lang)
-        for i, r in enumerate(wrap(p, f"#{acting}: {ask}", 13, 195, True)[:3]):
-            p.text(surf, r, (x, 422 + 16 * i), 13, AMBER, True, width=195)
+        for i, r in enumerate(wrap(p, f"#{acting}: {ask}", 14, 195, True)[:3]):
+            p.text(surf, r, (x, 422 + 17 * i), 14, AMBER, True, width=195)
         buttons.append(_button(p, surf, (x + 200, 428, 100, 40), ("act", str(acting), "-"),
                                t("nothing", lang)))
     elif confirm is not None:
@@ -425,8 +436,8 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
             label, sent = t("start", lang), ("start",)
         else:
             ask, label = f"#{confirm[1]}: {t('confirm_remove', lang)}", t("disqualify", lang)
-        for i, r in enumerate(wrap(p, ask, 13, 195, True)[:3]):
-            p.text(surf, r, (x, 422 + 17 * i), 13, RED, True, width=195)
+        for i, r in enumerate(wrap(p, ask, 14, 195, True)[:3]):
+            p.text(surf, r, (x, 422 + 17 * i), 14, RED, True, width=195)
         buttons.append(_button(p, surf, (x + 200, 428, 100, 40), sent, label))
     elif view.missing and not view.calling:
         # a card deal with roles nobody pressed for: tap a seat, then the role on his card;
@@ -438,7 +449,7 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
             rect = (x + (i % 3) * 99, 164 + (i // 3) * 34, 94, 30)
             if role not in view.missing:
                 p.pg.draw.rect(surf, BUTTON, rect, 1, border_radius=6)
-                p.text(surf, role_name(role, lang), (rect[0] + 47, rect[1] + 15), 12, DIM,
+                p.text(surf, role_name(role, lang), (rect[0] + 47, rect[1] + 15), 14, DIM,
                        anchor="center", width=88)
                 continue
             cmd = ("assign", str(selected), role) if selected is not None else ("call", role)
@@ -482,8 +493,16 @@ def total_text(seat: int, votes: int, lang: str) -> str:
 def _button(p: Painter, surf: Any, rect: tuple[int, int, int, int], cmd: tuple[str, ...],
             label: str, size: int = 14) -> Button:
     p.pg.draw.rect(surf, BUTTON, rect, border_radius=6)
-    p.text(surf, label, (rect[0] + rect[2] // 2, rect[1] + rect[3] // 2), size, TEXT,
-           anchor="center", width=rect[2] - 6)
+    rows = [label]
+    if p.font(size).size(label)[0] > rect[2] - 6 and rect[3] >= 2 * size + 6:
+        # two rows at its size rather than one shrunk ("მის ნაცვლად" was 12 px)
+        rows = wrap(p, label, size, rect[2] - 6)
+        if len(rows) > 2:
+            rows = [label]
+    mid = rect[1] + rect[3] // 2 - (size + 3) * (len(rows) - 1) // 2
+    for i, row in enumerate(rows):
+        p.text(surf, row, (rect[0] + rect[2] // 2, mid + (size + 3) * i), size, TEXT,
+               anchor="center", width=rect[2] - 6)
     return Button(rect, cmd, label)
 
 

@@ -199,9 +199,11 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
                                              rect[3] + 4), border_radius=8)
             buttons.append(_button(p, surf, rect, ("page", str(k)), f"{first}-{last}"))
     first = s.page * NAMES_PAGE + 1
+    # with notices the names' rows close up, to leave the notices room under them at 14 px
+    pitch = 46 if s.notices else 56
     for seat in range(first, min(s.players, first + NAMES_PAGE - 1) + 1):
         col, row = divmod(seat - first, 6)
-        x, y = 490 + col * 150, 70 + row * 56
+        x, y = 490 + col * 150, 70 + row * pitch
         label = f"{seat}. {s.names.get(seat, '')}" + ("_" if s.editing == seat else "")
         buttons.append(_name_button(p, surf, (x, y, 140, 40), ("name", str(seat)), label))
     if s.editing is not None:
@@ -214,7 +216,7 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
                            t("check_table", lang)))
     # below the choices, then beside Start and Check: the room the screen has left
     _notices(p, surf, s.notices, lang, [(24, 314, 436, 90),
-                                       (456, 398, SIZE[0] - 456 - 16, SIZE[1] - 398 - 4)])
+                                       (456, 348, SIZE[0] - 456 - 16, SIZE[1] - 348 - 4)])
     return buttons
 
 
@@ -310,7 +312,7 @@ def _notices(p: Painter, surf: Any, notices: list[tuple[str, str]], lang: str,
     x, y, w, h = free.pop(0)
     bottom = y + h
     for key, detail in notices:
-        parts = ((15, AMBER, t(key, lang), True), (12, DIM, detail, False))
+        parts = ((15, AMBER, t(key, lang), True), (14, DIM, detail, False))
         todo = _lines(p, parts, w)
         if y + sum(line[-1] for line in todo) > bottom and free:
             x, y, w, h = free.pop(0)
