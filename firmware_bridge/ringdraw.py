@@ -17,6 +17,7 @@
 #   7                      fault
 #   8 n m3 m2 m1 m0 cur cho    pick at a table of n seats (a 32-bit mask: up to 30 seats)
 #   9 n m3 m2 m1 m0 cur cho    vote at a table of n seats
+#   8 or 9 ... cur cho 1       a part of a big choice, offered whole: its seats blink
 #   4 target result n      an answer at a table of n seats
 #
 # A table bigger than the ring: seat k is drawn at pixel (k - 1) * size // n, so two or three
@@ -53,6 +54,8 @@ ROLE = 6
 FAULT = 7
 PICK_WIDE = 8
 VOTE_WIDE = 9
+PART = 1               # the flag byte after a wide pick's or vote's: the seats blink
+PART_BLINK = 0.8       # the blink's period, seconds: slower than a cue's flashes
 
 OFF = (0, 0, 0)
 DIM = (64, 64, 64)
@@ -148,6 +151,7 @@ _SIDES = tuple(_grb(c) for c in SIDES)
 _ANSWER = tuple(_grb(c) for c in ANSWER)
 _PICKING = _CHOSEN + _CURSOR + _DIM        # _choice's palette for a pick, and for a vote
 _VOTING = _CHOSEN + _CURSOR + _CANDIDATE
+_BLINKED = _CHOSEN + _CURSOR + _OFF        # a part's seats between blinks
 _EVEN, _ODD = 0x15555555, 0x2AAAAAAA       # every other pixel, from the first or the second
 
 
@@ -377,8 +381,10 @@ def _draw_wide(pic, t, size, rot, out):
     if not valid(pic):
         _paint(out, size, rot, 0, _OFF)
         return 0
-    return _wide(out, size, rot, pic, _PICKING if kind == PICK_WIDE else _VOTING,
-                 flash(t) if pic[1] > size else NO_FLASH)
+    palette = _PICKING if kind == PICK_WIDE else _VOTING
+    if len(pic) > 8 and pic[8] == PART and not blink(t, PART_BLINK):
+        palette = _BLINKED
+    return _wide(out, size, rot, pic, palette, flash(t) if pic[1] > size else NO_FLASH)
 
 
 def _answer(pic, t, size, rot, out):
@@ -450,6 +456,8 @@ def animated(pic, size=12):
         return True
     # a mark on a light that seats share flashes
     if (kind == PICK_WIDE or kind == VOTE_WIDE) and len(pic) >= 8:  # noqa: SIM109
+        if len(pic) > 8 and pic[8] == PART:
+            return True
         return pic[1] > size and (pic[6] != 0 or pic[7] != 0)
     return kind == CHECK and len(pic) > 3 and pic[3] > size
 

@@ -14,6 +14,8 @@ ROLE: int
 FAULT: int
 PICK_WIDE: int
 VOTE_WIDE: int
+PART: int
+PART_BLINK: float
 MAX_SEATS: int
 CUE_ON: float
 CUE_GAP: float

@@ -39,7 +39,6 @@ from firmware_bridge.fwconfig import BUDGET_MA
 
 from .clock import FakeClock
 from .pads import FakePads, GrammarConfig
-from .pads.grammar import presses_to
 from .pads.multi import JACKS
 from .pads.rings import Countdown, Dark, Fault, Picture, budget_level, render
 from .rules import BUILTIN_FORMATS, Format, find_format, formats_beside, run_script
@@ -197,6 +196,13 @@ class WatchedPads(FakePads):
                     times.append(x)
                     x += 0.25
             elif rd.animated(self.encode(pic), self.ring_size):
+                if getattr(pic, "part", False):
+                    # a part of a big choice blinks (on, then off, each half a period)
+                    half = rd.PART_BLINK / 2
+                    x = shown + max(0, int((t0 - shown) / half)) * half
+                    while x < t1:
+                        times.append(x)
+                        x += half
                 # seats sharing a light: the mark's flashes, each on and off (ringdraw.flash)
                 step = rd.CUE_ON + rd.CUE_GAP
                 cycle = shown + max(0, int((t0 - shown) / rd.CUE_CYCLE)) * rd.CUE_CYCLE
@@ -259,16 +265,21 @@ class ScriptPlayers:
         return t + length
 
     def _go(self, table: Table, seat: int, choice: int | None, t: float) -> float:
-        """Short presses to `choice`, then a hold; returns when the hold is let go. A player
+        """Short presses to `choice`, then a hold (a big choice: a part, a hold, a seat in it, a
+        hold); returns when the last hold is let go. A player
         lets go of his last press before he presses again: a question asked while his hold
         is still down (the Commissar's target, once his "shoot" is confirmed) is answered a
         gap after that release (a first tap planned at the release's own instant was taken
         as part of the hold, and the pick landed one seat short)."""
         t = max(t, self.free.get(seat, -GAP) + GAP)
-        ask = table.panel.asks[seat]
-        for _ in range(presses_to(table.panel.grammar.cursor(seat), choice, ask.eligible)):
-            t = self._press(seat, t, TAP) + GAP
-        return self._press(seat, t, HOLD)
+        holds = table.panel.grammar.route(seat, choice)
+        for i, taps in enumerate(holds):
+            for _ in range(taps):
+                t = self._press(seat, t, TAP) + GAP
+            t = self._press(seat, t, HOLD)
+            if i < len(holds) - 1:
+                t += GAP
+        return t
 
     def look(self, table: Table, now: float) -> list[tuple[str, ...]]:
         """Plan presses for new questions; return the host commands due now."""

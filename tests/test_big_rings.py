@@ -150,7 +150,8 @@ def test_the_pico_draws_a_big_table_pixel_for_pixel_as_the_pi_does() -> None:
         everyone = range(1, table + 1)
         pool = frozenset(s for s in everyone if rng.random() < 0.6)
         kind = rng.choice((Pick, Vote))
-        pic = kind(pool, rng.choice([None, *everyone]), rng.choice([None, *everyone]))
+        pic = kind(pool, rng.choice([None, *everyone]), rng.choice([None, *everyone]),
+                   rng.random() < 0.3)     # a part of a big choice, blinking: a third
         cases.append((list(encode(pic, table, size)), size, rng.randrange(size),
                       rng.choice(MOMENTS)))
         target = rng.choice(list(everyone))

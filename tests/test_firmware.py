@@ -38,7 +38,8 @@ from table_app.pads.serial_pads import SerialPads
 PICTURES = [Dark(), Pick(frozenset({1, 5, 12}), 5, 1), Vote(frozenset({3, 4}), 4, None),
             YesNo(1, None), YesNo(None, 2), CheckShown(7, "red"), CheckShown(2, "black"),
             CheckShown(9, "detective"), CheckShown(9, "no"), Countdown(45, 60),
-            Countdown(4.5, 60), RoleCard("mafia", 2), RoleCard("city", 1), Fault()]
+            Countdown(4.5, 60), RoleCard("mafia", 2), RoleCard("city", 1), Fault(),
+            Pick(frozenset({4, 5, 6}), None, 9, part=True), Vote(frozenset({3, 4}), part=True)]
 
 
 # -- the code both interpreters run --------------------------------------------------------
@@ -99,13 +100,13 @@ def test_rings_are_pixel_for_pixel_the_same_under_micropython() -> None:
     pics = [list(encode(p)) for p in PICTURES]
     code = ("import ringdraw as rd, json\n"
             f"for p in {pics!r}:\n"
-            "    for t in (0.0, 0.3, 40.2):\n"
+            "    for t in (0.0, 0.3, 0.5, 40.2):\n"
             "        for turn in (0, 5, 11):\n"
             "            print(json.dumps(rd.render(bytes(p), t, 12, turn, 1.0)))\n")
     lines = _mp(code).splitlines()
     i = 0
     for p in PICTURES:
-        for t in (0.0, 0.3, 40.2):
+        for t in (0.0, 0.3, 0.5, 40.2):
             for turn in (0, 5, 11):
                 want = [list(c) for c in render(p, t, rotation=turn)]
                 assert want == json.loads(lines[i]), (p, t, turn)

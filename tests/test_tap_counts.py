@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from table_app.observe import play
-from table_app.pads.grammar import presses_to
-from table_app.table.questions import Questions, cursor_places, start_cursor
+from table_app.pads.grammar import PressGrammar, Stages, presses_to, split_parts, staged
+from table_app.table.questions import Questions, cursor_places, start_cursor, start_stages
 
 SCRIPTS = Path(__file__).parent / "scripts"
 SEEDS = range(600)
@@ -52,9 +52,43 @@ def questions(n: int) -> list[tuple[str, tuple[int, ...]]]:
     return out
 
 
+def routes_given(answer: int | None, eligible: tuple[int, ...], n: int) -> Counter[tuple[int, ...]]:
+    """A big choice (two steps): the taps before each hold that `answer` takes, through the
+    real grammar, from every start the draw can give (each first part, each place the
+    answer's part opens on), each as likely."""
+    parts, places = split_parts(eligible)
+    grammar = PressGrammar(n)
+    seen: Counter[tuple[int, ...]] = Counter()
+    for first in range(len(parts)):
+        for start in range(places):
+            grammar.ask(1, eligible, stages=Stages(parts, places, first, (start,) * len(parts)))
+            seen[tuple(grammar.route(1, answer))] += 1
+    return seen
+
+
+@pytest.mark.parametrize("n", range(13, 31))
+def test_a_big_choices_two_tap_counts_tell_nothing(n: int) -> None:
+    """In two steps a neighbour counts two numbers: the taps before the first hold and
+    before the second. For every answer (nobody too) each pair is as likely as any other,
+    and the draw reaches every first part and every opening place."""
+    for kind, eligible in questions(n):
+        if not staged(eligible, n):
+            continue
+        parts, places = split_parts(eligible)
+        spreads = {a: routes_given(a, eligible, n) for a in cursor_places(eligible)}
+        every = Counter({(a, b): 1 for a in range(len(parts)) for b in range(places)})
+        for answer, spread in spreads.items():
+            assert spread == every, (n, kind, answer, spread)
+        drawn = [start_stages(seed, "night 1", 1, 1, eligible) for seed in SEEDS]
+        assert {d.first for d in drawn} == set(range(len(parts))), (n, kind)
+        assert {d.starts[-1] for d in drawn} == set(range(places)), (n, kind)
+
+
 @pytest.mark.parametrize("n", range(4, 31))
 def test_every_answer_takes_each_number_of_taps_equally_often(n: int) -> None:
     for kind, eligible in questions(n):
+        if staged(eligible, n):
+            continue             # two steps: the test above
         drawn = drawn_starts(eligible)
         places = cursor_places(eligible)
         # the draw reaches every place the cursor can take, and nothing else ...
@@ -109,6 +143,12 @@ def test_every_question_a_real_game_asks_starts_anywhere(path: Path,
         question = self.now[seat]
         if question.seeded:
             # the start the pad was given is the one draw's, for this question
+            if staged(question.eligible, self.panel.backend.table):
+                stages = start_stages(self.seed, self.phase, seat, self.numbers[seat],
+                                      question.eligible)
+                assert self.panel.grammar.seats[seat].stages == stages
+                assert self.panel.grammar.part(seat) == (stages.parts[stages.first], False)
+                return
             assert self.panel.grammar.cursor(seat) == start_cursor(
                 self.seed, self.phase, seat, self.numbers[seat], question.eligible)
             asked.append((question.what, self.phase, seat, self.numbers[seat],

@@ -23,7 +23,7 @@ from .events import (
     PadRecovered,
     RawPadEvent,
 )
-from .grammar import RING, GrammarConfig, PressGrammar
+from .grammar import RING, GrammarConfig, PressGrammar, Stages
 from .rings import Dark, Fault, Pick, Picture, Vote, YesNo
 
 Sink = Callable[[RawPadEvent], None]
@@ -262,12 +262,15 @@ class PadPanel:
         self.asks: dict[int, Ask] = {}
 
     def ask(self, seat: int, eligible: Sequence[int], kind: str = "pick",
-            picture: Picture | None = None, cursor: int | None = None) -> None:
+            picture: Picture | None = None, cursor: int | None = None,
+            stages: Stages | None = None) -> None:
         """Ask a seat to pick; its ring shows the choice (or `picture` until it first moves).
-        The cursor starts at `cursor` (None: on nobody)."""
+        The cursor starts at `cursor` (None: on nobody), or the choice goes in two steps
+        as `stages` says."""
         self.asks[seat] = Ask(kind, tuple(eligible))
-        self.grammar.ask(seat, eligible, cursor)
-        self.backend.show(seat, picture or self._picture(seat, cursor, None))
+        self.grammar.ask(seat, eligible, cursor, stages)
+        self.backend.show(seat, picture or self._picture(seat, self.grammar.cursor(seat),
+                                                         None))
 
     def set_cap(self, cap: float) -> None:
         self.backend.set_cap(cap)
@@ -284,11 +287,17 @@ class PadPanel:
 
     def _picture(self, seat: int, cursor: int | None, chosen: int | None) -> Picture:
         ask = self.asks[seat]
-        if ask.kind == "vote":
-            return Vote(frozenset(ask.eligible), cursor, chosen)
         if ask.kind == "yesno":
             return YesNo(cursor, chosen)
-        return Pick(frozenset(ask.eligible), cursor, chosen)
+        # a choice in two steps shows the part the cursor is on: whole (blinking) while the
+        # parts are gone through, its seats once it is open
+        pool, whole = frozenset(ask.eligible), False
+        part = self.grammar.part(seat)
+        if part is not None:
+            pool, whole = frozenset(part[0]), not part[1]
+        if ask.kind == "vote":
+            return Vote(pool, cursor, chosen, whole)
+        return Pick(pool, cursor, chosen, whole)
 
     def handle(self, raw: RawPadEvent) -> list[PadEvent]:
         """One raw event from the queue: run the grammar, answer on the ring, say what it meant."""

@@ -10,6 +10,12 @@ number of taps tells a watcher nothing); after the last eligible seat it passes 
 belongs to the question that was asked when it began: a hold that straddles the end of a
 window confirms nothing.
 
+A big choice goes in two steps (`Stages`): at a table of more than 12 seats with 12 or more
+seats to choose from, short presses first move over parts of the table (a few neighbouring
+eligible seats each) and a hold opens one; then short presses move over its seats and its
+"nobody" places, as on a small table, and a hold there chooses. A hold on "nobody" inside a
+part goes back to the parts. So any of 30 seats takes at most 12 presses, holds included.
+
 A press shorter than `min_press` is noise (a spike on a long cable, a brushed contact): it
 means nothing at all, not even "movement" at night. So a press is announced (`Pressed`, and
 `OutOfTurn` for a seat not asked) once it has lasted `min_press`, stamped with its start; a
@@ -18,6 +24,7 @@ tap is taken at its release, as before, which is always later than that.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -38,6 +45,55 @@ from .events import (
 
 RING = "ring"
 COUNT = "count"
+#: a table of more seats than this, choosing among this many or more, chooses in two steps
+STAGED_FROM = 12
+OUTSIDE = -1           # the parts' own "nobody" place (a question that starts on nobody)
+
+
+@dataclass(frozen=True)
+class Stages:
+    """A choice in two steps: first one of `parts` (neighbouring eligible seats), then one of
+    its `places` (its seats, then "nobody" to make every part the same length, at least one).
+    The cursor starts on part `first` (OUTSIDE: on the parts' own "nobody", for a question
+    that starts on nobody; only such a question has it) and, in part i, on place
+    `starts[i]`."""
+
+    parts: tuple[tuple[int, ...], ...]
+    places: int
+    first: int
+    starts: tuple[int, ...]
+
+    @property
+    def outside(self) -> bool:
+        return self.first == OUTSIDE
+
+    def seat_at(self, part: int, place: int) -> int | None:
+        seats = self.parts[part]
+        return seats[place] if place < len(seats) else None
+
+
+def staged(eligible: Sequence[int], table: int) -> bool:
+    """Does a question at a table of `table` seats choose among `eligible` in two steps?"""
+    return table > STAGED_FROM and len(set(eligible)) >= STAGED_FROM
+
+
+def split_parts(eligible: Sequence[int]) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """The parts a big choice is split into, clockwise, and the places each offers.
+
+    As many parts as the square root of the choices (rounded up), their sizes differing by
+    one at most, the bigger first; each offers its seats then "nobody" up to the biggest
+    part's size plus one. The presses to any place are then at most parts + places: 12 for
+    30 choices."""
+    seats = sorted(set(eligible))
+    count = math.ceil(math.sqrt(len(seats)))
+    size, extra = divmod(len(seats), count)
+    parts: list[tuple[int, ...]] = []
+    at = 0
+    for i in range(count):
+        n = size + (1 if i < extra else 0)
+        parts.append(tuple(seats[at:at + n]))
+        at += n
+    return tuple(parts), math.ceil(len(seats) / count) + 1
 
 
 @dataclass
@@ -68,6 +124,10 @@ class _Seat:
     eligible: tuple[int, ...] = ()
     cursor: int | None = None
     choice: int | None = None
+    stages: Stages | None = None  # a big choice in two steps
+    part: int = OUTSIDE          # the part the cursor is on (or opened)
+    opened: bool = False         # a part is open: the cursor is on its places
+    place: int = 0               # the place in the open part
     events: list[PadEvent] = field(default_factory=list)
 
 
@@ -82,14 +142,18 @@ class PressGrammar:
         self.seats = [_Seat() for _ in range(seats + 1)]
 
     # -- questions -----------------------------------------------------------------------
-    def ask(self, seat: int, eligible: Sequence[int], cursor: int | None = None) -> None:
-        """Seat `seat` is now asked to pick one of `eligible` (a press from before counts not)."""
+    def ask(self, seat: int, eligible: Sequence[int], cursor: int | None = None,
+            stages: Stages | None = None) -> None:
+        """Seat `seat` is now asked to pick one of `eligible` (a press from before counts not),
+        its cursor on `cursor`, or in two steps as `stages` says."""
         s = self.seats[seat]
         s.ask += 1
         s.asked = True
         s.eligible = tuple(sorted(eligible))
-        s.cursor = cursor
+        s.cursor = None if stages is not None else cursor
         s.choice = None
+        s.stages, s.opened, s.place = stages, False, 0
+        s.part = stages.first if stages is not None else OUTSIDE
 
     def stop(self, seat: int | None = None) -> None:
         """The question (for one seat, or all) is over."""
@@ -99,6 +163,7 @@ class PressGrammar:
             s.asked = False
             s.eligible = ()
             s.cursor = None
+            s.stages = None
 
     def asked(self, seat: int) -> bool:
         return self.seats[seat].asked
@@ -111,6 +176,38 @@ class PressGrammar:
 
     def is_down(self, seat: int) -> bool:
         return self.seats[seat].level
+
+    def part(self, seat: int) -> tuple[tuple[int, ...], bool] | None:
+        """In a choice of two steps, the seats of the part the cursor is on, and whether it
+        is open (None: a choice of one step, or on the parts' own "nobody")."""
+        s = self.seats[seat]
+        if s.stages is None or s.part == OUTSIDE:
+            return None
+        return s.stages.parts[s.part], s.opened
+
+    def route(self, seat: int, choice: int | None) -> list[int]:
+        """How a player gets from where the seat's cursor is to `choice` (None: nobody): the
+        short presses before each hold, one number per hold."""
+        s = self.seats[seat]
+        if s.stages is None:
+            return [presses_to(s.cursor, choice, s.eligible)]
+        st = s.stages
+        holds: list[int] = []
+        part, opened, place = s.part, s.opened, s.place
+        want = OUTSIDE if choice is None and st.outside else next(
+            (i for i, seats in enumerate(st.parts) if choice in seats), len(st.parts) - 1)
+        if opened and (choice is None and not st.outside or part == want and choice is not None):
+            return [_steps(place, st.parts[part].index(choice) if choice is not None
+                           else len(st.parts[part]), st.places)]
+        if opened:              # out of this part: to its first "nobody", and back to the parts
+            holds.append(_steps(place, len(st.parts[part]), st.places))
+        order = _part_order(st)
+        holds.append(_steps(order.index(part), order.index(want), len(order)))
+        if want != OUTSIDE:
+            target = (st.parts[want].index(choice) if choice is not None
+                      else len(st.parts[want]))
+            holds.append(_steps(st.starts[want], target, st.places))
+        return holds
 
     # -- input ---------------------------------------------------------------------------
     def feed(self, ev: RawPadEvent) -> list[PadEvent]:
@@ -236,6 +333,9 @@ class PressGrammar:
 
     def _confirm(self, seat: int, s: _Seat, t: float, out: list[PadEvent]) -> None:
         s.held = True
+        if s.stages is not None and not (s.opened and s.cursor is not None):
+            self._hold_staged(seat, s, s.stages, t, out)
+            return
         if self.cfg.mode == COUNT and s.cursor is not None and s.cursor not in s.eligible:
             s.cursor = None           # counted past the eligible seats: start again
             out.append(Confirmed(seat, None, t))
@@ -243,7 +343,36 @@ class PressGrammar:
         s.choice = s.cursor
         out.append(Confirmed(seat, s.cursor, t))
 
+    def _hold_staged(self, seat: int, s: _Seat, st: Stages, t: float,
+                     out: list[PadEvent]) -> None:
+        # a hold in a choice of two steps that is not on a seat: it opens the part it is on,
+        # goes back from a part's "nobody" to the parts (choosing nobody when the parts have
+        # no "nobody" of their own), or, on the parts' own "nobody", chooses nobody
+        if s.opened:
+            s.opened = False
+            if not st.outside:
+                s.choice = None
+                out.append(Confirmed(seat, None, t))
+                return
+        elif s.part != OUTSIDE:
+            s.opened, s.place = True, st.starts[s.part]
+            s.cursor = st.seat_at(s.part, s.place)
+        else:
+            s.choice = None
+            out.append(Confirmed(seat, None, t))
+            return
+        out.append(Moved(seat, s.cursor, t))
+
     def _move(self, seat: int, s: _Seat, t: float, out: list[PadEvent]) -> None:
+        if s.stages is not None:
+            if s.opened:
+                s.place = (s.place + 1) % s.stages.places
+                s.cursor = s.stages.seat_at(s.part, s.place)
+            else:
+                order = _part_order(s.stages)
+                s.part = order[(order.index(s.part) + 1) % len(order)]
+            out.append(Moved(seat, s.cursor, t))
+            return
         if self.cfg.mode == COUNT:
             s.cursor = 1 if s.cursor is None or s.cursor >= self.n else s.cursor + 1
         else:
@@ -269,3 +398,13 @@ def presses_to(cursor: int | None, choice: int | None, eligible: Sequence[int]) 
         cursor = next_cursor(cursor, eligible)
         n += 1
     return n
+
+
+def _part_order(st: Stages) -> list[int]:
+    """The places of the first step, in the order short presses visit them."""
+    return ([OUTSIDE] if st.outside else []) + list(range(len(st.parts)))
+
+
+def _steps(start: int, target: int, places: int) -> int:
+    """Short presses from place `start` to `target` on a round of `places`."""
+    return (target - start) % places

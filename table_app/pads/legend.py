@@ -46,6 +46,12 @@ BIG_TABLE: tuple[tuple[Picture, int, float, str], ...] = (
     (Pick(frozenset(range(1, 31)), cursor=2, chosen=1), 30, 0.1,
      "Your cursor (white, flashing twice: seat 2) beside your choice (green: seat 1) on one "
      "light: both show."),
+    (Pick(frozenset(range(11, 16)), part=True), 30, 0.1,
+     "Many seats to choose from at a big table: two steps. First a part of the table: its "
+     "seats blink; a short press moves to the next part, a hold opens it."),
+    (Pick(frozenset(range(11, 16)), cursor=12), 30, 0.5,
+     "The part is open: its seats glow, your cursor is white; choose as usual. Past its last "
+     "seat is nobody: a hold there chooses nobody and goes back to the parts."),
 )
 
 

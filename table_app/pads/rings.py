@@ -37,6 +37,7 @@ class Pick:
     eligible: frozenset[int]
     cursor: int | None = None
     chosen: int | None = None
+    part: bool = False      # the seats are a part of a big choice, offered whole: they blink
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +47,7 @@ class Vote:
     candidates: frozenset[int]
     cursor: int | None = None
     chosen: int | None = None
+    part: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +99,7 @@ def wide(table: int, size: int = 12) -> bool:
 def encode(picture: Picture, table: int = 12, size: int = 12) -> bytes:
     """The picture as the few bytes the pad controller is sent (see ringdraw.py), for a
     table of `table` seats on rings of `size` pixels."""
-    if isinstance(picture, Pick | Vote) and wide(table, size):
+    if isinstance(picture, Pick | Vote) and (wide(table, size) or picture.part):
         pool = picture.eligible if isinstance(picture, Pick) else picture.candidates
         mask = 0
         for s in pool:
@@ -106,7 +108,7 @@ def encode(picture: Picture, table: int = 12, size: int = 12) -> bytes:
         kind = rd.PICK_WIDE if isinstance(picture, Pick) else rd.VOTE_WIDE
         return bytes([kind, min(table, rd.MAX_SEATS), (mask >> 24) & 0xFF, (mask >> 16) & 0xFF,
                       (mask >> 8) & 0xFF, mask & 0xFF, _seat(picture.cursor),
-                      _seat(picture.chosen)])
+                      _seat(picture.chosen)] + ([rd.PART] if picture.part else []))
     if isinstance(picture, CheckShown) and table > size:
         return bytes([rd.CHECK, _seat(picture.target), rd.RESULTS.index(picture.result),
                       min(table, rd.MAX_SEATS)])

@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from ..pads import FakePads
-from ..pads.grammar import COUNT, presses_to
+from ..pads.grammar import COUNT
 from ..rules import deal_from_seed
 from ..rules.roles import DECISION
 from .core import Table
@@ -146,20 +146,21 @@ class TableBots:
         return rng.choice(targets)
 
     def _go_to(self, table: Table, seat: int, choice: int | None, t: float) -> None:
-        """Short presses until the cursor is on `choice`, then a hold."""
+        """Short presses until the cursor is on `choice`, then a hold (a big choice: twice)."""
         grammar = table.panel.grammar
         if grammar.is_down(seat) or seat in self.down:
             self._schedule(t, seat, False)        # a press left over (or from before a restart)
             t += GAP
-        presses = 0
         if grammar.cfg.mode == COUNT:
-            presses = 0 if choice is None else choice
+            holds = [0 if choice is None else choice]
         else:
-            presses = presses_to(grammar.cursor(seat), choice, table.panel.asks[seat].eligible)
-        for _ in range(presses):
-            self._press_for(seat, t, TAP)
-            t += TAP + GAP
-        self._press_for(seat, t, HOLD)
+            holds = grammar.route(seat, choice)
+        for taps in holds:
+            for _ in range(taps):
+                self._press_for(seat, t, TAP)
+                t += TAP + GAP
+            self._press_for(seat, t, HOLD)
+            t += HOLD + GAP
 
     def _press_for(self, seat: int, t: float, length: float) -> None:
         self._schedule(t, seat, True)

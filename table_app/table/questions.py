@@ -7,6 +7,13 @@ answer, each number of taps from 0 to the number of places less one is as likely
 and a neighbour who counts a player's taps learns nothing of his choice. (An earlier draw left
 "nobody" out, so some tap counts could not mean some answers; keeping the start away from the
 player's own seat would do the same, so it is not done.)
+
+A big choice (`staged`) goes in two steps, and the draw gives each its start: the part first
+shown, and the place each part opens on, each even over its own places. The taps before the
+first hold and those before the second are then each even whatever the answer (the answer
+"nobody" is reached through the last part's first "nobody"), so two counts tell no more than
+one. A question that starts on nobody starts on the parts' own "nobody", each part open on
+its first seat.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..pads import PadPanel
-from ..pads.grammar import COUNT
+from ..pads.grammar import COUNT, OUTSIDE, Stages, split_parts, staged
 from ..pads.rings import Picture
 from .kinds import Ask
 
@@ -35,6 +42,22 @@ def start_cursor(seed: int, phase: str, seat: int, number: int,
     if not eligible:
         return None
     return random.Random(f"{seed}|{phase}|{seat}|{number}").choice(cursor_places(eligible))
+
+
+def start_stages(seed: int, phase: str, seat: int, number: int,
+                 eligible: Sequence[int]) -> Stages:
+    """Where a big choice's steps start: drawn like `start_cursor`, from the same things."""
+    parts, places = split_parts(eligible)
+    rng = random.Random(f"{seed}|{phase}|{seat}|{number}")
+    first = rng.randrange(len(parts))
+    return Stages(parts, places, first, tuple(rng.randrange(places) for _ in parts))
+
+
+def start_on_nobody(eligible: Sequence[int]) -> Stages:
+    """A big choice that starts on nobody (a nomination, said aloud): on the parts' own
+    "nobody", each part opening on its first seat."""
+    parts, places = split_parts(eligible)
+    return Stages(parts, places, OUTSIDE, (0,) * len(parts))
 
 
 @dataclass(frozen=True)
@@ -92,11 +115,15 @@ class Questions:
         number = self.numbers.get(seat, 0) + 1
         self.numbers[seat] = number
         self.serial[seat] = self.serial.get(seat, 0) + 1
-        cursor = None
-        if q.seeded and self.panel.backend.grammar_mode != COUNT:
-            cursor = start_cursor(self.seed, self.phase, seat, number, q.eligible)
+        cursor, stages = None, None
+        if self.panel.backend.grammar_mode != COUNT:
+            if staged(q.eligible, self.panel.backend.table):
+                stages = (start_stages(self.seed, self.phase, seat, number, q.eligible)
+                          if q.seeded else start_on_nobody(q.eligible))
+            elif q.seeded:
+                cursor = start_cursor(self.seed, self.phase, seat, number, q.eligible)
         self.now[seat] = q
-        self.panel.ask(seat, q.eligible, q.kind, q.picture, cursor)
+        self.panel.ask(seat, q.eligible, q.kind, q.picture, cursor, stages)
 
     def done(self, seat: int) -> None:
         """The seat answered its question: the next one, or a dark ring."""
