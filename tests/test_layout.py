@@ -1,4 +1,6 @@
-"""The package's shape: no module imports, at its top, a module that imports it back."""
+"""The package's shape: no module imports, at its top (imports for type checking counted), a
+module that imports it back; and the layers' contracts: the rules import nothing of the app,
+the table's flows import no other flow, the pad controller's firmware nothing of the app."""
 
 from __future__ import annotations
 
@@ -18,6 +20,17 @@ def _modules() -> dict[str, Path]:
     return out
 
 
+def _top(tree: ast.Module) -> list[ast.stmt]:
+    """A module's top-level statements, with those under `if TYPE_CHECKING:` (an import for
+    the type checker is an arrow of the layout all the same)."""
+    out: list[ast.stmt] = []
+    for node in tree.body:
+        out.append(node)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            out += node.body
+    return out
+
+
 def import_graph() -> dict[str, set[str]]:
     """Module -> the table_app modules its top level imports (a name taken from a package
     counts as its submodule when there is one: `from . import actions`)."""
@@ -25,7 +38,7 @@ def import_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = defaultdict(set)
     for name, f in mods.items():
         pkg = name if f.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.parse(f.read_text()).body:
+        for node in _top(ast.parse(f.read_text())):
             if isinstance(node, ast.ImportFrom):
                 base = pkg.split(".")[:len(pkg.split(".")) - node.level + 1] if node.level \
                     else []
@@ -80,3 +93,36 @@ def test_no_backend_imports_the_switch_and_no_tool_imports_its_caller() -> None:
     # bench_path is below bench (bench runs it), records' commands below the app's cli
     assert "table_app.bench" not in graph["table_app.bench_path"]
     assert "table_app.cli" not in graph["table_app.records.cli"]
+
+
+def test_type_checking_imports_are_arrows_too(tmp_path: Path) -> None:
+    tree = ast.parse("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .x import Y\n")
+    assert any(isinstance(n, ast.ImportFrom) and n.module == "x" for n in _top(tree))
+
+
+def test_the_rules_import_nothing_of_the_app() -> None:
+    graph = import_graph()
+    for mod, deps in graph.items():
+        if mod.startswith("table_app.rules"):
+            outside = {d for d in deps if not d.startswith("table_app.rules")}
+            assert not outside, (mod, outside)
+
+
+FLOWS = ("day", "night", "deal", "commands")
+
+
+def test_no_flow_of_the_table_imports_another() -> None:
+    graph = import_graph()
+    flows = {f"table_app.table.{f}" for f in FLOWS}
+    for flow in flows:
+        assert flow in graph, flow                  # the graph reads each
+        assert not graph[flow] & (flows - {flow}), (flow, graph[flow] & flows)
+
+
+def test_the_firmware_imports_nothing_of_the_app_at_its_top() -> None:
+    fw = ROOT.parent / "firmware_bridge"
+    for f in fw.glob("*.py"):
+        for node in _top(ast.parse(f.read_text())):
+            names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
+                     else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
+            assert not any(n.startswith("table_app") for n in names), (f.name, names)

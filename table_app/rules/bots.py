@@ -62,76 +62,101 @@ def play(fmt: Format, players: int, rng: random.Random, policy: str = "random",
         game.observer = observe
     game.apply(deal_from_seed(fmt, players, rng.getrandbits(32)))
     game.apply(A.BeginNight())
-    informed = policy == "informed"
-    know = Knowledge()
-    rand = rng.random
-    close = A.Close()
-    while True:
-        ph = game.phase
-        if ph is OVER:
-            return game
-        if ph is NIGHT:
+    bot = _Bots(game, rng, policy == "informed")
+    while game.phase is not OVER:
+        if game.phase is NIGHT:
             if game.night_no > max_rounds:
                 raise GameTooLong(f"{fmt.id} game with {players} seats still running")
-            if game.step is DONE:
-                game.apply(A.BeginDay())
+            bot.night()
+        else:
+            bot.day()
+    return game
+
+
+class _Bots:
+    """Every seat's bot: one step of the game at a time (a night's decisions, a day's step)."""
+
+    def __init__(self, game: Game, rng: random.Random, informed: bool) -> None:
+        self.game, self.rng, self.informed = game, rng, informed
+        self.rand = rng.random
+        self.know = Knowledge()
+        self.close = A.Close()
+
+    def night(self) -> None:
+        """Every open decision made (the informed aim as their side knows), then the close."""
+        game, rng, know = self.game, self.rng, self.know
+        if game.step is DONE:
+            game.apply(A.BeginDay())
+            return
+        for d in game.open_decisions():
+            mode = _pick_mode(game, d, self.rand) if DECISION[d].modes else ""
+            targets = game.legal_targets(d, mode)
+            if self.informed and targets:
+                targets = _informed_targets(game, d, mode, targets, know) or targets
+            if not targets:
                 continue
-            for d in game.open_decisions():
-                mode = _pick_mode(game, d, rand) if DECISION[d].modes else ""
-                targets = game.legal_targets(d, mode)
-                if informed and targets:
-                    targets = _informed_targets(game, d, mode, targets, know) or targets
-                if not targets:
-                    continue
-                fx = game.apply(A.Decide(d, rng.choice(targets), mode))
-                if informed:
-                    for f in fx:
-                        if isinstance(f, E.CheckResult) and f.result in ("black", "red"):
-                            (know.black if f.result == "black" else know.red).add(f.target)
-            game.apply(close)
-            continue
+            fx = game.apply(A.Decide(d, rng.choice(targets), mode))
+            if self.informed:
+                for f in fx:
+                    if isinstance(f, E.CheckResult) and f.result in ("black", "red"):
+                        (know.black if f.result == "black" else know.red).add(f.target)
+        game.apply(self.close)
+
+    def day(self) -> None:
+        """The day's current step, played."""
+        game, rng, rand = self.game, self.rng, self.rand
         st = game.step
         if st is SPEECHES:
-            living = game.live
-            nominees = game.nominees
-            for seat in living:
-                if rand() >= 0.35:
-                    continue
-                if informed:
-                    options = [s for s in living if s not in nominees and s != seat]
-                    options = _suspects(game, seat, options, know) or options
-                    if options:
-                        game.apply(A.Nominate(seat, rng.choice(options)))
-                else:
-                    target = living[int(rand() * len(living))]
-                    if target != seat and target not in nominees:
-                        game.apply(A.Nominate(seat, target))
-            game.apply(close)
+            self.speeches()
         elif st is DEFENCE or st is TIE:
-            game.apply(close)
+            game.apply(self.close)
         elif st is VOTE or st is REVOTE:
-            cands = game.candidates
-            k = len(cands)
-            ballots = []
-            for seat in game.live:
-                if rand() < 0.1:
-                    continue        # abstains
-                if informed:
-                    options = [c for c in cands if c != seat] or cands
-                    options = _suspects(game, seat, options, know) or options
-                    ballots.append((seat, rng.choice(options)))
-                else:
-                    ballots.append((seat, cands[int(rand() * k)]))
-            game.apply(A.Ballots(tuple(ballots)))
+            self.ballots()
         elif st is REMOVEALL:
             for seat in game.live:
                 if rand() < 0.5:
                     game.apply(A.RemoveAllYes(seat))
-            game.apply(close)
+            game.apply(self.close)
         elif st is TAKE:
             game.apply(A.Take(game.take_seat, rng.choice(game.take_voters)))
         else:
             game.apply(A.BeginNight())
+
+    def speeches(self) -> None:
+        """About a third of the speakers nominate (the informed a suspect), then the close."""
+        game, rng, rand = self.game, self.rng, self.rand
+        living = game.live
+        nominees = game.nominees
+        for seat in living:
+            if rand() >= 0.35:
+                continue
+            if self.informed:
+                options = [s for s in living if s not in nominees and s != seat]
+                options = _suspects(game, seat, options, self.know) or options
+                if options:
+                    game.apply(A.Nominate(seat, rng.choice(options)))
+            else:
+                target = living[int(rand() * len(living))]
+                if target != seat and target not in nominees:
+                    game.apply(A.Nominate(seat, target))
+        game.apply(self.close)
+
+    def ballots(self) -> None:
+        """One in ten abstains; the rest vote (the informed against a suspect)."""
+        game, rng, rand = self.game, self.rng, self.rand
+        cands = game.candidates
+        k = len(cands)
+        ballots = []
+        for seat in game.live:
+            if rand() < 0.1:
+                continue        # abstains
+            if self.informed:
+                options = [c for c in cands if c != seat] or cands
+                options = _suspects(game, seat, options, self.know) or options
+                ballots.append((seat, rng.choice(options)))
+            else:
+                ballots.append((seat, cands[int(rand() * k)]))
+        game.apply(A.Ballots(tuple(ballots)))
 
 
 def _pick_mode(game: Game, d: str, rand: Callable[[], float]) -> str:

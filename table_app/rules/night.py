@@ -223,7 +223,7 @@ class Night(State):
         self.decided[d] = Choice(t, mode, _CHOSEN)
         self._fx.append(E.Decided(d, t, mode))
         if t is not None and not self.rules.at_dawn and dd.shows:
-            self._show(d, t, mode, actor, protected=_NOBODY)
+            self.show_answer(d, t, mode, actor, protected=_NOBODY)
 
     def _why_no_actor(self, d: str) -> str:
         dd = DECISION[d]
@@ -239,7 +239,8 @@ class Night(State):
             return f"there is no {role} in this game"
         return f"the {role} is out of the game"
 
-    def _show(self, d: str, t: int, mode: str, actor: int, protected: Collection[int]) -> None:
+    def show_answer(self, d: str, t: int, mode: str, actor: int,
+                    protected: Collection[int]) -> None:
         """A check or a search lands: its result goes to the deciding seat only."""
         dd = DECISION[d]
         act = dd.act_for(mode) if mode else dd.act

@@ -370,6 +370,10 @@ class State:
                 return s
         return None
 
+    def effect(self, fx: E.Effect) -> None:
+        """Add an effect to what the action being applied tells the table (an act's way in)."""
+        self._fx.append(fx)
+
     def actor(self, decision: str) -> int | None:
         """The seat that makes `decision` now, or None when nobody can."""
         cache = self._actors

@@ -5,7 +5,7 @@ malformed one, becomes a note on the host's screen, never a crash."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..rules import RulesError
 from ..rules import actions as A
@@ -13,14 +13,24 @@ from ..sound.catalogue import LANGS
 from .context import Control, TableContext
 from .kinds import TableStage
 
-if TYPE_CHECKING:
-    from .deal import DealFlow  # handed to it by the table: no flow imports another
+
+class Dealing(Protocol):
+    """What the host's commands ask of the deal (deal.DealFlow, handed over by the table: no
+    flow imports another)."""
+
+    def begin(self) -> None: ...
+
+    def call(self, role: str | None = None) -> None: ...
+
+    def host_start(self) -> None: ...
+
+    def assign(self, seat: int, role: str) -> None: ...
 
 
 class HostCommands:
     """The host's commands: one method a command word, found in a table of them."""
 
-    def __init__(self, ctx: TableContext, deal: DealFlow, table: Control) -> None:
+    def __init__(self, ctx: TableContext, deal: Dealing, table: Control) -> None:
         self.ctx = ctx
         self.deal = deal
         self.table = table
