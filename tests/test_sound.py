@@ -16,8 +16,8 @@ from pathlib import Path
 import pygame
 import pytest
 
+from table_app.rules import Game, find_format
 from table_app.rules import effects as E
-from table_app.rules import find_format
 from table_app.rules.bots import play
 from table_app.sound import LANGS, SOUNDS, TIMER_SOUNDS, Narrator, SoundBoard, catalogue
 
@@ -30,7 +30,10 @@ def clips_the_code_asks_for() -> set[str]:
         rng = random.Random(fmt_id)
         for i in range(40):
             # every language's plural forms, and the format's tie rule
-            narrator = Narrator(LANGS[i % len(LANGS)], revote=fmt_id != "city")
+            # (as the table makes it: the format's tie rule and where a vote not cast goes)
+            rules = Game(fmt, players).rules
+            narrator = Narrator(LANGS[i % len(LANGS)], revote=rules.revote,
+                                unused_to_last=rules.abstain_to_last and not rules.plurality)
 
             def watch(game: object, action: object, fx: list[E.Effect],
                       n: Narrator = narrator) -> None:
@@ -44,7 +47,8 @@ def clips_the_code_asks_for() -> set[str]:
 def test_every_clip_the_code_asks_for_exists_in_every_language() -> None:
     asked = clips_the_code_asks_for()
     assert {"city_sleeps", "wake_yakuza", "wake_night", "nomination_accepted",
-            "win_maniac", "role_sorcerer", "num_12", "votes_few", "tie_nobody"} <= asked
+            "win_maniac", "role_sorcerer", "num_12", "votes_few", "tie_nobody",
+            "unused_vote_last"} <= asked
     assert asked <= set(catalogue())
     for lang in LANGS:
         missing = [c for c in sorted(set(catalogue()) | asked)
@@ -252,3 +256,42 @@ def test_rendering_one_language_touches_only_that_language(tmp_path: Path) -> No
     made = {p.relative_to(tmp_path).parts[0] for p in tmp_path.rglob("*") if p.is_file()}
     assert made == {"uz"}
     assert len(list((tmp_path / "uz").glob("*.ogg"))) == len(list((SOUNDS / "uz").glob("*.ogg")))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_ballot_says_where_a_vote_not_cast_goes(tmp_path: Path, lang: str) -> None:
+    """#46, finding 6: a seat left on votes nobody cast, and nothing said why. Where ballots
+    among nominees count a vote not cast for the last nominee (yakuza, classic), each ballot
+    window, the vote and the revote, says so in the voice, naming the seat the screens show;
+    the city's open vote for any seat (a vote not cast goes nowhere) never says it."""
+    from table_app.screen import public_state
+    from table_app.sound.catalogue import text
+    from table_app.table.virtual import Recorder, run_virtual, virtual_table
+    for fmt, players in (("yakuza", 12), ("classic", 11), ("city", 12)):
+        voice = Recorder()
+        app, bots, clock, _ = virtual_table(tmp_path / f"{fmt}-{lang}", voice=voice, seed=4,
+                                            fmt_id=fmt, players=players, lang=lang)
+        ballots = 0
+        while ballots < 3:
+            table = run_virtual(app, bots, clock, limit=400, until=lambda t: (
+                t.stage == "over" or (t.game.step in ("vote", "revote") and bool(t.asked))))
+            if table.stage == "over":
+                break
+            ballots += 1
+            said = [line for _, line in voice.said]
+            last = table.game.waiting().candidates[-1]
+            shown = public_state(table).unused_to
+            opened = max(i for i, line in enumerate(said) if line == "vote_now")
+            after = said[opened + 1:opened + 2]
+            if fmt == "city":
+                assert shown == 0 and not any(x.startswith("unused_vote_last") for x in said)
+            else:
+                assert shown == last, (fmt, shown, last)
+                assert after == [f"unused_vote_last num_{last}"], (fmt, said[opened:])
+                words = text("unused_vote_last", lang)
+                assert words and words != text("unused_vote_last", "en") or lang == "en"
+            table = run_virtual(app, bots, clock, limit=400, until=lambda t: (
+                t.stage == "over" or t.game.step not in ("vote", "revote")))
+            if table.stage == "over":
+                break
+        assert ballots >= 1, fmt

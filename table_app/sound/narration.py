@@ -17,9 +17,13 @@ Line = list[str]
 class Narrator:
     """Turns effects into spoken lines, keeping what must wait for the morning."""
 
-    def __init__(self, lang: str = "en", revote: bool = True) -> None:
+    def __init__(self, lang: str = "en", revote: bool = True,
+                 unused_to_last: bool = False) -> None:
         self.lang = lang              # for the plural forms ("2 голоса", "5 голосов")
         self.revote = revote          # the format's tie rule: a revote, or nobody leaves
+        #: the format's ballots among nominees count a vote not cast for the last nominee
+        #: (yakuza, classic): each ballot says so, and whose it is, as the screens show it
+        self.unused_to_last = unused_to_last
         self.night = False
         self.reveal: dict[int, str] = {}
         self.pending: set[int] = set()    # night losses the morning has not named yet
@@ -58,7 +62,13 @@ class Narrator:
         if isinstance(fx, E.NomineesAnnounced):
             return [["nominees_are", *(num(s) for s in fx.nominees)]]
         if isinstance(fx, E.VoteOpens):
-            return [["removeall_question" if fx.kind == "removeall" else "vote_now"]]
+            if fx.kind == "removeall":
+                return [["removeall_question"]]
+            out = [["vote_now"]]
+            if self.unused_to_last and fx.candidates:
+                # a seat left on votes nobody cast, and nothing said why (#46, finding 6)
+                out.append(["unused_vote_last", num(fx.candidates[-1])])
+            return out
         if isinstance(fx, E.VoteTotals):
             if fx.kind == "removeall":
                 return [["yes_votes", num(fx.totals[0][1])]]

@@ -54,7 +54,9 @@ class TableContext:
         self.panel = panel
         self.voice = voice
         self.game = Game(cfg.fmt, n, dict(cfg.options) if cfg.options else None)
-        self.narrator = Narrator(cfg.lang, self.game.rules.revote)
+        rules = self.game.rules
+        self.narrator = Narrator(cfg.lang, rules.revote,
+                                 unused_to_last=rules.abstain_to_last and not rules.plurality)
         self.stage = TableStage.DEAL
         self.timers = Timers()
         self.questions = Questions(panel, cfg.seed)
