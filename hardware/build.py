@@ -2,7 +2,7 @@
 
     python3 hardware/build.py         # needs openscad (and xvfb-run for the pictures)
 
-Writes the pad's printed parts as they print (pad/plate.stl, base.stl, hood.stl, diffuser.stl),
+Writes the pad's printed parts as they print (pad/base.stl, collar.stl, hood.stl, diffuser.stl),
 the whole pad in place (pad/assembled.stl), its pictures (pad-front.png, pad-back.png,
 pad-exploded.png, pad-section.png), pad/sightline.svg, controller.svg, pad.svg, pi-rings.svg,
 power-and-cables.md and the parts lists in README.md.
@@ -18,7 +18,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 PAD = HERE / "pad"
 #: the printed parts, each laid as it prints; and the whole pad in place
-PARTS = ("plate", "base", "hood", "diffuser")
+PARTS = ("base", "collar", "hood", "diffuser")
 ASSEMBLED = "assembled"
 #: the pictures: name -> (what pad.scad draws, the camera: translate x,y,z, rotate x,y,z,
 #: distance)

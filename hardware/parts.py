@@ -9,11 +9,21 @@ a test checks the README holds exactly these tables.
 
 from __future__ import annotations
 
+import json
+import math
 import re
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+
+
+def pad_grams() -> int:
+    """The grams of filament a pad's printed parts take with the README's profile: the
+    slicer's figure (slicer/figures.json, from slicing.py), rounded up."""
+    figs = json.loads((HERE / "slicer" / "figures.json").read_text())["petg-readme"]
+    return math.ceil(sum(f["grams"] for f in figs.values()))
+
 
 # (qty, part, part number or search name, each)
 Part = tuple[int, str, str, float]
@@ -27,16 +37,16 @@ PAD: list[Part] = [
     (1, "100 uF 10 V electrolytic capacitor (at the ring)", "", 0.10),
     (1, "Cat5e patch cord, 2 m (see power-and-cables.md for the table's length)", "", 2.00),
     (1, "label for both plugs: \"MAFIA PAD - not Ethernet\"", "", 0.05),
-    (1, "louvre (privacy) film, 2-way, 60 degrees, cut to a 57.6 mm disc (on the diffuser)",
-     '"privacy filter film 2-way" (an A4 sheet makes 15)', 0.70),
-    (90, "g of PETG filament (plate, base and hood in black, diffuser in white)", "", 0.025),
-    (6, "M3 heat-set inserts, 5.7 mm long (4 in the base's bosses, 2 in the hood's foot)",
+    (1, "louvre (privacy) film, 2-way, 60 degrees, cut to a 52.4 mm disc (on the diffuser)",
+     '"privacy filter film 2-way" (an A4 sheet makes 20)', 0.70),
+    (pad_grams(), "g of PETG filament (base, collar and hood in black, diffuser in white: "
+     "the slicer's figure)", "", 0.025),
+    (2, "M3 heat-set inserts, 5.7 mm long (in the collar's foot, 7 mm deep holes)",
      '"M3 x 5.7 heat set insert"', 0.05),
-    (4, "M3 x 8 countersunk screws (the plate)", "DIN 7991", 0.03),
-    (2, "M3 x 8 pan head screws (the hood, from inside the base)", "DIN 7985", 0.03),
-    (1, "perfboard, 30 x 18 mm (the switch's board)", "", 0.10),
+    (2, "M3 x 8 pan head screws (the collar, from inside the base)", "DIN 7985", 0.03),
+    (1, "perfboard, 26 x 18 mm (the switch's board)", "", 0.10),
     (2, "M2 x 6 self-tapping screws (the switch's board)", "", 0.02),
-    (4, "rubber feet, 8 mm, self-adhesive", "", 0.03),
+    (4, "rubber feet, 8 mm, self-adhesive (on the pads inside the base's rim)", "", 0.03),
     (1, "hookup wire (30 cm, 24 AWG) and heat-shrink", "", 0.25),
 ]
 
@@ -169,6 +179,10 @@ def render(readme: str) -> str:
             sys.path.insert(0, str(HERE))
             import schematic
             body = schematic.wiring_table()
+        elif name == "printed":
+            sys.path.insert(0, str(HERE))
+            import slicing
+            body = slicing.table()
         else:
             body = (summary() if name == "summary" else big_tables() if name == "big"
                     else table(name))
