@@ -11,6 +11,7 @@ import pytest
 from table_app.screen import Names, Screen, host_view, public_state
 from table_app.screen.render import SIZE, Painter, draw_host, draw_public
 from table_app.table.virtual import run_virtual, virtual_table
+from table_app.words import LANGS
 
 
 def _surface() -> pygame.Surface:
@@ -85,7 +86,7 @@ def test_roles_and_night_choices_are_hidden_until_the_host_holds_his_button(
     assert not names & set(screen.painter.drawn)
 
 
-@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_name_holds_spaces_and_says_its_limit(lang: str) -> None:
     # finding 3: neither the keyboard's space nor the touch keyboard's went into a name
     # ("An Be" became "AnBe"), and names were cut at 14 letters with no word
@@ -128,7 +129,7 @@ def test_a_name_holds_spaces_and_says_its_limit(lang: str) -> None:
     assert p.overflows == [] and p.shrunk == []
 
 
-@pytest.mark.parametrize("lang", ["uz", "ka", "ru", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_table_check_can_be_cancelled_skipped_and_reads_in_its_language(
         lang: str) -> None:
     # finding 2: in the simulator a 6-player table's check asked for 30 seats, each missing
@@ -278,7 +279,7 @@ def test_the_deal_says_who_never_looked_and_start_asks_past_them(tmp_path: Path)
     assert screen.touch((x + w // 2, y + h // 2)) == ("start",)
 
 
-@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_each_ballot_says_where_a_vote_not_cast_goes(tmp_path: Path, lang: str) -> None:
     # finding 6: a seat left on votes nobody cast (the rule: an unused vote goes to the last
     # nominee); nothing on the screens said so, and the host could not explain it
@@ -407,7 +408,7 @@ def test_no_sound_card_is_one_line_without_alsa_noise(tmp_path: Path) -> None:
     assert "ALSA lib" not in proc.stderr, proc.stderr
 
 
-@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_the_protocol_sheet_a_club_files(tmp_path: Path, lang: str) -> None:
     # finding 13: the host's name could be set only in the settings file; no nominations or
     # votes by day, no fouls by phase, no signature lines
@@ -439,7 +440,7 @@ def test_the_protocol_sheet_a_club_files(tmp_path: Path, lang: str) -> None:
     assert "Irakli Beridze" in text
 
 
-@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_what_ends_a_speech_and_a_half_typed_command_are_on_the_screen(
         tmp_path: Path, lang: str) -> None:
     # finding 7: in the city a speaker's press ended his speech, and Act for on the speaker
@@ -631,7 +632,7 @@ def test_the_rating_a_club_can_explain(tmp_path: Path) -> None:
     assert "Ranked by points" in out and "mu - 3 x sigma" in out, out
 
 
-@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_what_ends_a_speech_where_speakers_nominate(tmp_path: Path, lang: str) -> None:
     # finding 7: where a speaker nominates (yakuza), his taps pick a nominee and a hold on
     # nobody ends the speech; the screen says that, not the city's "his button ends it"

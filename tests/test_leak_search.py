@@ -43,6 +43,7 @@ from table_app.rules.state import (
     VOTE,
 )
 from table_app.settings import ENV as SETTINGS_ENV
+from table_app.words import LANGS
 
 EXAMPLES = int(os.environ.get("TABLE_APP_LEAK_EXAMPLES", "0"))
 TABLES = [("yakuza", 12), ("classic", 11), ("classic", 7), ("city", 6), ("city", 12),
@@ -211,7 +212,7 @@ def holders(text: str) -> set[int]:
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])
 @given(data=st.data(), table=st.sampled_from(TABLES), kind=st.sampled_from(KINDS),
-       lang=st.sampled_from(["en", "ka", "uz", "ru"]))
+       lang=st.sampled_from(LANGS))
 def test_games_that_differ_in_one_secret_look_the_same_to_the_room(
         data: st.DataObject, table: tuple[str, int], kind: str, lang: str) -> None:
     fmt_id, n = table
@@ -232,7 +233,7 @@ BIG_EXAMPLES = int(os.environ.get("TABLE_APP_LEAK_BIG_EXAMPLES", "0"))
           suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow,
                                  HealthCheck.data_too_large])
 @given(data=st.data(), n=st.sampled_from(BIG), kind=st.sampled_from(KINDS),
-       lang=st.sampled_from(["en", "ka", "uz", "ru"]), hidden=st.booleans(),
+       lang=st.sampled_from(LANGS), hidden=st.booleans(),
        light=st.sampled_from(sorted(LIGHTS)))
 def test_big_tables_games_that_differ_in_one_secret_look_the_same_to_the_room(
         data: st.DataObject, n: int, kind: str, lang: str, hidden: bool, light: str) -> None:

@@ -22,6 +22,7 @@ from table_app.records.store import (
     migrate,
     sync,
 )
+from table_app.words import LANGS
 
 SCRIPTS = Path(__file__).parent / "scripts"
 PG_BIN = next(iter(sorted(Path("/usr/lib/postgresql").glob("*/bin"))), None) \
@@ -369,7 +370,7 @@ def test_the_sheet_speaks_the_games_language(tmp_path: Path) -> None:
 
     from table_app.records.protocol import protocol_pdf, w
     rec = _records(1)[0]
-    for lang in ("ka", "en", "uz", "ru"):
+    for lang in LANGS:
         rec.lang = lang
         text = pdfium.PdfDocument(str(protocol_pdf(rec, tmp_path / f"{lang}.pdf")))[0] \
             .get_textpage().get_text_range()
@@ -627,7 +628,7 @@ def test_the_sheet_says_every_word_in_the_games_language(tmp_path: Path) -> None
         .get_textpage().get_text_range()
     assert "seat " not in text and "MAFIA.GE-ს იაკუძას ფორმატი" in text
     font = _font()
-    for lang in ("ka", "en", "uz", "ru"):       # each heading's longest word fits its column
+    for lang in LANGS:       # each heading's longest word fits its column
         for key, width in COLUMNS:
             word = max(w(key, lang).split(), key=lambda s: pdfmetrics.stringWidth(
                 s, font, 10))
@@ -721,7 +722,7 @@ def test_the_tests_keep_out_of_the_users_own_files(tmp_path: Path) -> None:
     assert (state_dir() / "records.sqlite").exists()        # the demo's game: in the run's
 
 
-@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_30_seat_game_s_sheet_has_every_seat_on_its_first_page(tmp_path: Path,
                                                                    lang: str) -> None:
     # the Russian civilian ("Мирный житель") wrapped onto two lines, and a table of 30 ran
