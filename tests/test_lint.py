@@ -20,6 +20,18 @@ def test_ruff() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_no_function_over_complexity_25() -> None:
+    """The gate is in the configuration ruff runs with (above), and it bites."""
+    import tomllib
+    lint = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["ruff"]["lint"]
+    assert "C901" in lint["select"] and lint["mccabe"]["max-complexity"] == 25
+    branches = "".join(f"    if x == {i}:\n        x += 1\n" for i in range(26))
+    proc = subprocess.run([sys.executable, "-m", "ruff", "check", "--stdin-filename",
+                           "table_app/x.py", "-"], input=f"def f(x):\n{branches}    return x\n",
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert "C901" in proc.stdout, proc.stdout
+
+
 def test_mypy_strict_on_the_whole_app() -> None:
     import tomllib
     files = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]["files"]

@@ -326,6 +326,20 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     buttons.append(_button(p, surf, (800 - 166, 4, 160, 30), ("roles",),
                            t("peek_roles" if hide_roles else "roles_shown", lang), 14))
     y += 26
+    y = _host_status(p, surf, view, seats, (x, y, w))
+    _host_notes(p, surf, view, (x, y, w))
+    buttons += _host_commands(p, surf, view, x)
+    buttons += _host_prompt(p, surf, view, seats, (x, w), selected, acting, confirm, keys)
+    return buttons
+
+
+def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, ...],
+                 at: tuple[int, int, int]) -> int:
+    """The right column's top: who is called or missing, who is awake and what he chose,
+    the nominees, the vote, what ends a speech, the season's rating. Returns where it ends."""
+    x, y, w = at
+    pub = view.public
+    lang = pub.lang
     if view.calling:
         p.text(surf, f"{t('calling', lang)}: {role_name(view.calling, lang)}", (x, y), 18,
                BLUE, True, width=w)
@@ -378,6 +392,12 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         for i, (name, score) in enumerate(view.rating[:5], 1):
             p.text(surf, f"{i}. {name}  {score:g}", (x, y), 14, width=w)   # (points: 3)
             y += 18
+    return y
+
+
+def _host_notes(p: Painter, surf: Any, view: HostView, at: tuple[int, int, int]) -> None:
+    """The table's latest notes, then what the voice just said."""
+    x, y, w = at
     # what the voice just said, for a host without sound (or with a noisy room): the last
     # two lines, each over two rows when it must (shrunk, a long one was unreadable)
     # (a margin from the panel's edge: a long line touched it)
@@ -398,6 +418,13 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     for r in rows:
         p.text(surf, r, (x, cy), 14, TEXT, width=w - 8)
         cy += 17
+
+
+def _host_commands(p: Painter, surf: Any, view: HostView, x: int) -> list[Button]:
+    """The bottom rows' touch buttons."""
+    pub = view.public
+    lang = pub.lang
+    buttons: list[Button] = []
     # commands: the bottom rows are touch buttons, two by two (four in a row left 64 px:
     # "Пропустить", "გამოტოვება" were 10 px); after a game only what still means
     # something (a next game, asked twice: it deals at once; or new players)
@@ -417,6 +444,19 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         top = 384 if len(row) <= 2 else 342 + 40 * (i // 2)
         buttons.append(_button(p, surf, (x + (i % 2) * each, top, each - 5, 36), cmd,
                                t(key, lang)))
+    return buttons
+
+
+def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, ...],
+                 at: tuple[int, int], selected: int | None, acting: int | None,
+                 confirm: tuple[str, ...] | None, keys: tuple[str, ...]) -> list[Button]:
+    """The bottom's prompt: acting for a pad, a confirmation, a card deal's roles, a command
+    half typed, or a tapped seat's commands."""
+    x, w = at
+    pub = view.public
+    lang = pub.lang
+    buttons: list[Button] = []
+    speaker = next((sv.seat for sv in seats if sv.speaking), None)
     if acting is not None:
         # acting for a broken pad: the next seat tapped is his choice, or nothing (for the
         # speaker: Nothing ends his speech, and the screen says so)
@@ -452,7 +492,8 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
                 p.text(surf, role_name(role, lang), (rect[0] + 47, rect[1] + 15), 14, DIM,
                        anchor="center", width=88)
                 continue
-            cmd = ("assign", str(selected), role) if selected is not None else ("call", role)
+            cmd: tuple[str, ...] = (("assign", str(selected), role) if selected is not None
+                                    else ("call", role))
             buttons.append(_button(p, surf, rect, cmd, role_name(role, lang)))
     elif keys:
         # a command half typed on the keyboard (F, D or A, then Shift and seat keys): what
