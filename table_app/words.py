@@ -125,11 +125,13 @@ def t(key: str, lang: str) -> str:
 
 
 def word(key: str, lang: str) -> str:
-    """A word for a note: a screen text, else a clip's text (role names), else the key."""
+    """A word for a note: a screen text, else a clip's text (role names), else the key. (The
+    clips' texts are read here, from the catalogue both keep, not through the sound package:
+    the words are below the voice.)"""
     if key in texts():
         return t(key, lang)
-    from .sound.catalogue import text
-    return text(key, lang) or key
+    said = entries("voice").get(key, {})
+    return said.get(lang) or said.get("en") or key
 
 
 def note_text(key: str, fields: tuple[tuple[str, str], ...], lang: str) -> str:

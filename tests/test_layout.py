@@ -126,3 +126,27 @@ def test_the_firmware_imports_nothing_of_the_app_at_its_top() -> None:
             names = ([node.module or ""] if isinstance(node, ast.ImportFrom)
                      else [a.name for a in node.names] if isinstance(node, ast.Import) else [])
             assert not any(n.startswith("table_app") for n in names), (f.name, names)
+
+
+def _every_import(f: Path) -> set[str]:
+    """The modules a file imports anywhere in it, a function's body included (relative
+    imports named from the package root)."""
+    pkg = ".".join(f.relative_to(ROOT.parent).with_suffix("").parts[:-1])
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(f.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = pkg.split(".")[:len(pkg.split(".")) - node.level + 1] if node.level else []
+            out.add(".".join(base + ([node.module] if node.module else [])))
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return out
+
+
+def test_no_upward_arrow_even_inside_a_function() -> None:
+    """The words are below the voice, the rules below everything, even where a function
+    imports late (words.word read a clip's text through the sound package)."""
+    assert not {m for m in _every_import(ROOT / "words.py") if m.startswith("table_app.sound")}
+    for f in (ROOT / "rules").glob("*.py"):
+        up = {m for m in _every_import(f)
+              if m.startswith("table_app.") and not m.startswith("table_app.rules")}
+        assert not up, (f.name, up)
