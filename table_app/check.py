@@ -26,6 +26,7 @@ from .pads.base import PadBackend
 from .pads.events import PadEdge, RawPadEvent
 from .pads.grammar import COUNT
 from .pads.rings import Dark, Pick
+from .words import spans
 
 BOUNCE = 0.03          # a press shorter than this is contact bounce, not a tap
 
@@ -162,20 +163,6 @@ class CheckReport:
         if not problems:
             out.append("the table is ready")
         return out
-
-
-def spans(numbers: list[int]) -> str:
-    """Numbers as runs: [1, 2, 3, 7, 9, 10] -> "1-3, 7, 9, 10"."""
-    out: list[str] = []
-    run: list[int] = []
-    for n in sorted(numbers) + [0]:
-        if run and n == run[-1] + 1:
-            run.append(n)
-            continue
-        if run:
-            out.append(f"{run[0]}-{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)))
-        run = [n]
-    return ", ".join(out)
 
 
 def _tail(dead: list[int], seats: int) -> list[int]:
@@ -429,7 +416,7 @@ def check_sound(device: str | None) -> tuple[str, bool]:
 
     board = SoundBoard("en", device=device)
     where = f"'{device}'" if device else "the default output"
-    from .run import quiet_alsa
+    from .sound.player import quiet_alsa
     if not quiet_alsa(lambda: board.start(preload=False)):
         return (f"sound: cannot open {where} ({'; '.join(board.warnings)}); outputs here: "
                 f"{', '.join(audio_outputs()) or 'none'}", False)

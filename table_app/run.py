@@ -22,6 +22,7 @@ from .clock import Clock, FakeClock, MonotonicClock
 from .pads import FakePads, GrammarConfig, make_pads
 from .paths import state_dir, write_private
 from .sound.catalogue import text
+from .sound.player import quiet_alsa
 from .table.app import TableApp
 from .table.bots import TableBots
 from .table.config import Host, Input
@@ -72,27 +73,6 @@ class ScaledClock:
 
     def now(self) -> float:
         return 1000.0 + (time.monotonic() - self.t0) * self.speed
-
-
-def quiet_alsa(start: Any) -> Any:
-    """`start()` with the lines ALSA's C library writes to stderr while SDL looks for a
-    sound card left out (eight "ALSA lib ..." lines came before the table's own "no audio
-    device"); everything else said meanwhile still reaches stderr."""
-    import tempfile
-    sys.stderr.flush()
-    saved = os.dup(2)
-    with tempfile.TemporaryFile() as caught:
-        os.dup2(caught.fileno(), 2)
-        try:
-            return start()
-        finally:
-            sys.stderr.flush()
-            os.dup2(saved, 2)
-            os.close(saved)
-            caught.seek(0)
-            for line in caught.read().decode("utf-8", "replace").splitlines():
-                if not line.startswith("ALSA lib "):
-                    print(line, file=sys.stderr)
 
 
 def _caps(args: Any) -> tuple[float, float] | None:

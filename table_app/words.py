@@ -139,3 +139,17 @@ def note_text(key: str, fields: tuple[tuple[str, str], ...], lang: str) -> str:
     values = {name.removesuffix("_t"): word(v, lang) if name.endswith("_t") else v
               for name, v in fields}
     return t(f"note_{key}", lang).format(**values)
+
+
+def spans(numbers: list[int]) -> str:
+    """Numbers as runs: [1, 2, 3, 7, 9, 10] -> "1-3, 7, 9, 10"."""
+    out: list[str] = []
+    run: list[int] = []
+    for n in sorted(numbers) + [0]:
+        if run and n == run[-1] + 1:
+            run.append(n)
+            continue
+        if run:
+            out.append(f"{run[0]}-{run[-1]}" if len(run) > 2 else ", ".join(map(str, run)))
+        run = [n]
+    return ", ".join(out)

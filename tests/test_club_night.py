@@ -397,7 +397,7 @@ def test_no_sound_card_is_one_line_without_alsa_noise(tmp_path: Path) -> None:
     import sys
     env = {**os.environ, "SDL_AUDIODRIVER": "alsa",
            "TABLE_APP_PURE": "1"}
-    code = ("from table_app.run import quiet_alsa\n"
+    code = ("from table_app.sound.player import quiet_alsa\n"
             "from table_app.sound.player import SoundBoard\n"
             "print(quiet_alsa(SoundBoard('en').start))\n")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -13,9 +13,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from ..check import spans
 from ..sound.catalogue import role_name
-from ..words import texts
+from ..words import spans, texts
 from .model import HostView, PublicState, SeatView, t
 
 SIZE = (800, 480)

@@ -10,6 +10,8 @@ means a warning and a silent game.
 from __future__ import annotations
 
 import logging
+import os
+import sys
 from collections import deque
 from pathlib import Path
 from typing import Any
@@ -220,3 +222,22 @@ class SoundBoard:
             self._voice.set_volume(volume)
 
 
+def quiet_alsa(start: Any) -> Any:
+    """`start()` with the lines ALSA's C library writes to stderr while SDL looks for a
+    sound card left out (eight "ALSA lib ..." lines came before the table's own "no audio
+    device"); everything else said meanwhile still reaches stderr."""
+    import tempfile
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as caught:
+        os.dup2(caught.fileno(), 2)
+        try:
+            return start()
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            caught.seek(0)
+            for line in caught.read().decode("utf-8", "replace").splitlines():
+                if not line.startswith("ALSA lib "):
+                    print(line, file=sys.stderr)

@@ -3,13 +3,13 @@ same fixed time whatever the role (app deal), or the host's cards register role 
 
 from __future__ import annotations
 
-from ..check import spans
 from ..pads.rings import Dark, RoleCard
 from ..rules import actions as A
 from ..rules import deal_from_seed
 from ..rules.engine import composition_error
 from ..rules.roles import ROLE
 from ..sound.catalogue import num
+from ..words import spans
 from .context import TableContext
 from .kinds import TableStage, Timed
 
