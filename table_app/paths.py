@@ -12,6 +12,12 @@ def config_dir() -> Path:
     return Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "table-app"
 
 
+def formats_dir() -> Path:
+    """A club's own formats (house variants: copies of a built-in's file, changed), which
+    the setup screen offers beside the built-in ones: `formats/` in the config folder."""
+    return config_dir() / "formats"
+
+
 def state_dir() -> Path:
     """`$XDG_STATE_HOME/table-app` (`~/.local/state/table-app`): the game's journal and the
     club's records."""

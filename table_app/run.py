@@ -20,7 +20,8 @@ from firmware_bridge.ringdraw import MAX_SEATS
 
 from .clock import Clock, FakeClock, MonotonicClock
 from .pads import FakePads, GrammarConfig, make_pads
-from .paths import state_dir, write_private
+from .paths import formats_dir, state_dir, write_private
+from .rules import Format, RulesError, club_formats, load_format
 from .sound.catalogue import text
 from .sound.player import quiet_alsa
 from .table.app import TableApp
@@ -430,9 +431,15 @@ class TableWindow:
             if self.kind == "sim":
                 self.pads.lang = t0[2]
                 self.pads.draw()
+            house, bad = self._club_formats()
             setup = _setup_screen(self.pygame, self.display, self.host_area, Setup(
-                t0[0], t0[1], t0[2], t0[3], self.names, notices=notices,
-                seats=self.pads.seats), self._pulse)
+                t0[0], t0[1], t0[2], t0[3], self.names,
+                notices=[*notices, *(("format_file_bad", b) for b in bad)],
+                seats=self.pads.seats, house={k: f for k, (f, _) in house.items()}),
+                self._pulse)
+            if setup is not None:
+                chosen = house.get(setup.fmt)
+                self.args.format_file = str(chosen[1]) if chosen else None
             if setup is not None:
                 save_names(setup.names)
                 _forget_presses(self.inbox)
@@ -450,6 +457,19 @@ class TableWindow:
             if found is not True:               # saved: the table's layout from now on
                 self.args.buttons, self.args.rotation, self.args.rings = found
             self._layout()
+
+    def _club_formats(self) -> tuple[dict[str, tuple[Format, Path]], list[str]]:
+        """The club's own formats (its formats folder's, and the one the command line or
+        the game going on names), and the files there that cannot be read."""
+        house, bad = club_formats(formats_dir())
+        named = getattr(self.args, "format_file", None)
+        if named:
+            try:
+                fmt = load_format(named)
+                house.setdefault(fmt.id, (fmt, Path(named)))
+            except RulesError as exc:
+                bad.append(str(exc))
+        return house, bad
 
     def first_game(self) -> Table | None:
         """The journal's game going on, or a new one chosen on the setup screen (None: the
@@ -634,7 +654,7 @@ class TableWindow:
                 return False
             self.names = setup.names
             app.next_game(fmt_id=setup.fmt, players=setup.players, lang=setup.lang,
-                          deal=setup.deal)
+                          deal=setup.deal, format_file=self.args.format_file)
             assert app.table is not None
             notify(f"STATUS={app.table.cfg.fmt.title}, {setup.players} players")
         elif cmd is not None:

@@ -9,6 +9,7 @@ from .errors import FormatError, IllegalAction, InvalidAction, RulesError
 from .format import (
     BUILTIN_FORMATS,
     Format,
+    club_formats,
     find_format,
     format_from_text,
     formats_beside,
@@ -20,6 +21,6 @@ __all__ = [
     "BUILTIN_FORMATS", "Check", "Format", "FormatError", "Game", "IllegalAction",
     "InvalidAction", "Out", "Outcome", "Phase", "Replay", "RulesError", "ScriptError", "Step",
     "Waiting",
-    "deal_from_seed", "find_format", "format_from_text", "formats_beside", "load_format",
-    "run_script", "step",
+    "club_formats", "deal_from_seed", "find_format", "format_from_text", "formats_beside",
+    "load_format", "run_script", "step",
 ]

@@ -342,6 +342,29 @@ def load_format(path: str | Path) -> Format:
     return _build(data, str(p))
 
 
+def club_formats(folder: str | Path) -> tuple[dict[str, tuple[Format, Path]], list[str]]:
+    """A club's own formats: every `*.toml` in `folder` by its format's id, with its file;
+    and, one line each, the files that cannot be read (their mistake, naming the file), or
+    whose id is a built-in's or another file's (left out, not played by mistake)."""
+    found: dict[str, tuple[Format, Path]] = {}
+    bad: list[str] = []
+    base = Path(folder)
+    if not base.is_dir():
+        return found, bad
+    for f in sorted(base.glob("*.toml")):
+        try:
+            fmt = load_format(f)
+        except FormatError as exc:
+            bad.append(str(exc))
+            continue
+        if fmt.id in BUILTIN_FORMATS or fmt.id in found:
+            bad.append(f"{f}: id '{fmt.id}' is taken (by a built-in format or "
+                       f"{found[fmt.id][1].name if fmt.id in found else 'the app'})")
+            continue
+        found[fmt.id] = (fmt, f)
+    return found, bad
+
+
 def formats_beside(folder: str | Path) -> Callable[[str], Format]:
     """What a game script's `format house.toml` reads: a format file named relative to the
     script's own folder (the script's parser is handed this, and reads no file itself)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import limits
 from ..paths import config_dir, write_private
-from ..rules import BUILTIN_FORMATS, find_format
+from ..rules import BUILTIN_FORMATS, Format, find_format
 from ..words import LANGS, language
 from .model import t, texts
 from .render import AMBER, BG, BUTTON, DIM, SIZE, TEXT, Button, Painter, _button
@@ -85,16 +85,27 @@ class Setup:
     page: int = 0
     #: the name being typed reached NAME_LIMIT and a letter was refused (the screen says so)
     too_long: bool = False
+    #: the club's own formats (its formats folder's), offered after the built-in ones
+    house: dict[str, Format] = field(default_factory=dict)
+
+    def format(self) -> Format:
+        """The format chosen (a built-in one, or the club's own)."""
+        return self.house[self.fmt] if self.fmt in self.house else find_format(self.fmt)
+
+    def formats(self) -> list[str]:
+        """The formats the Format button goes through, in turn."""
+        return list(BUILTIN_FORMATS) + sorted(set(self.house) - set(BUILTIN_FORMATS))
 
     def limits(self) -> tuple[int, int]:
-        f = find_format(self.fmt)
+        f = self.format()
         return f.min_players, min(self.seats, f.max_players)
 
     def command(self, cmd: tuple[str, ...]) -> None:
         name = cmd[0]
         if name == "format":
-            i = BUILTIN_FORMATS.index(self.fmt)
-            self.fmt = BUILTIN_FORMATS[(i + 1) % len(BUILTIN_FORMATS)]
+            ids = self.formats()
+            i = ids.index(self.fmt) if self.fmt in ids else -1
+            self.fmt = ids[(i + 1) % len(ids)]
             lo, hi = self.limits()
             self.players = max(lo, min(hi, self.players))
         elif name in ("fewer", "more"):
@@ -162,8 +173,10 @@ class Setup:
         self.type(key)
 
 
-def format_title(fmt_id: str, lang: str) -> str:
+def format_title(fmt_id: str, lang: str, house: dict[str, Format] | None = None) -> str:
     """A format's name in the screen's language (a club's own format: its file's title)."""
+    if house and fmt_id in house:
+        return house[fmt_id].title
     key = f"format_{fmt_id}"
     return t(key, lang) if key in texts() else find_format(fmt_id).title
 
@@ -172,7 +185,7 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
     surf.fill(BG)
     lang = s.lang
     p.text(surf, t("setup", lang), (24, 16), 26, TEXT, True, width=440)
-    rows = [("format", format_title(s.fmt, lang)), ("players", str(s.players)),
+    rows = [("format", format_title(s.fmt, lang, s.house)), ("players", str(s.players)),
             ("language", t("lang_" + s.lang, lang)), ("dealing", t("deal_" + s.deal, lang)),
             ("host_name", s.names.get(0, "") + ("_" if s.editing == 0 else ""))]
     buttons = []

@@ -355,15 +355,16 @@ class TableApp:
 
     def next_game(self, seed: int | None = None, fmt_id: str | None = None,
                   players: int | None = None, lang: str | None = None,
-                  deal: str | None = None) -> Table:
+                  deal: str | None = None, format_file: str | None = None) -> Table:
         """A new game at the table, with a new deal: the same format, seats, language and
-        dealing unless the setup screen changed them; the finished game's journal gives way
-        to the new one."""
+        dealing unless the setup screen changed them (a club's own format: `format_file`,
+        its file); the finished game's journal gives way to the new one."""
         assert self.journal is not None and self.entries
         old = self.entries[0]
         same_format = fmt_id is None or fmt_id == old["fmt"]
         start = {"t": self.clock.now(), "k": "start", "fmt": fmt_id or old["fmt"],
-                 "format_file": old.get("format_file") if same_format else None,
+                 "format_file": format_file or (old.get("format_file") if same_format
+                                                else None),
                  "players": players or old["players"],
                  "lang": lang or (self.table.cfg.lang if self.table else old["lang"]),
                  "deal": deal or old["deal"], "seed": new_seed() if seed is None else seed}
