@@ -145,6 +145,9 @@ class Controller:
         # the session's MAC key, made at each hello; until the first, every frame but a
         # hello is dropped (padlink: the session's MAC)
         self.key = None
+        #: the hello last answered, till the Pi signs with its key: [key, challenge, the
+        #: hello's seq, the reply's frame, the step it was last answered in]
+        self.pending = None
         self.pi_beat = b""                        # the Pi's heartbeat this session, as sent
         self.host_alive = False
         self.last_beat = now
@@ -264,10 +267,16 @@ class Controller:
         # the frames of play (acks, heartbeats, pictures) in machine code; the rest, rare,
         # in `setup` (bytecode): on the RP2040 (armv6m) a native function's branches reach
         # only so far, and one function for every kind is too big to load
-        body = pl.opened(self.key, kind, seq, body)
-        if body is None:
-            self.decoder.bad += 1    # its MAC is wrong (forged, or of another session)
+        if kind == HELLO:
+            self.hello(seq, body)    # changes nothing until a frame under its key comes
             return
+        raw = body
+        body = pl.opened(self.key, kind, seq, raw)
+        if body is None:
+            body = self.proven(kind, seq, raw) if self.pending else None
+            if body is None:
+                self.decoder.bad += 1    # its MAC is wrong (forged, or of another session)
+                return
         now = self.now
         self.last_host = now
         if not self.host_alive:
@@ -287,9 +296,6 @@ class Controller:
         if seq in self.acks:
             return
         self.acks.append(seq)
-        if kind == HELLO:
-            self.hello(seq, body)
-            return
         if not self.receiver.fresh(seq):
             return               # a resend of what was already done
         if kind == SHOW and len(body) >= 2 and 1 <= body[0] <= SEATS:
@@ -310,20 +316,47 @@ class Controller:
             self.setup(kind, body)
 
     def hello(self, seq, body):
-        # a connection (a new Pi, or the same one after a cut): frames older than this
-        # hello are never taken again; answer who we are, and prove the pairing; the
-        # session's key signs every frame from here on
-        self.receiver.reset(seq)
-        self.edges.restart()
+        # A Pi greets us (a new Pi, or the same one after a cut): answer who we are with a
+        # fresh nonce of ours, the reply proven under the pairing secret, and acknowledge the
+        # hello under the key the two make. Nothing else changes yet: the session in use
+        # goes on until a frame signed with the new key comes (`proven`), which only a Pi
+        # that holds the secret and saw this reply can make. A hello played again, or made
+        # up, costs a reply and nothing more.
         challenge = pl.unpack(pl.HELLO, body).get("challenge", b"")
-        self.key = pl.session_key(SECRET, challenge, self.boot)
-        self.edges.rekey(self.key)
-        if self.board is None:
-            self.board = board_id()
-        self.pi_beat = bytes(pl.frame(BEAT, 0, b"", self.key))
-        self.write(pl.frame(pl.HELLO_REPLY, 0, pl.pack(
-            pl.HELLO_REPLY, protocol=PROTOCOL, seats=cfg.SEATS, ring=cfg.RING, boot=self.boot,
-            proof=pl.proof(SECRET, challenge), version=cfg.FIRMWARE + " " + self.board)))
+        pending = self.pending
+        if pending is None or pending[1] != challenge:
+            try:
+                import os
+                nonce = bytes(os.urandom(8))
+            except (ImportError, AttributeError):
+                nonce = pl.p32(ticks_us()) + pl.p32(ticks_ms() ^ 0x5A5A5A5A)
+            key = pl.session_key(SECRET, challenge, self.boot, nonce)
+            if self.board is None:
+                self.board = board_id()
+            reply = pl.frame(pl.HELLO_REPLY, 0, pl.hello_reply(
+                SECRET, challenge, PROTOCOL, cfg.SEATS, cfg.RING, self.boot, nonce,
+                cfg.FIRMWARE + " " + self.board))
+            pending = self.pending = [key, challenge, seq, reply, -1]
+        elif pending[4] == self.now:
+            return               # resends read in one step: answered once
+        pending[2] = seq
+        pending[4] = self.now
+        self.write(pending[3] + pl.frame(ACK, 0, bytes([seq]), pending[0]))
+
+    def proven(self, kind, seq, raw):
+        # a frame signed with the key of the hello last answered: the Pi took the reply, and
+        # its session is ours from here on; frames older than its hello are never taken
+        key, _, hello_seq, _, _ = self.pending
+        body = pl.opened(key, kind, seq, raw)
+        if body is None:
+            return None
+        self.pending = None
+        self.key = key
+        self.receiver.reset(hello_seq)
+        self.edges.restart()
+        self.edges.rekey(key)
+        self.pi_beat = bytes(pl.frame(BEAT, 0, b"", key))
+        return body
 
     def setup(self, kind, body):
         # how the table is set up: brightness, which ring is whose, how each is turned, and

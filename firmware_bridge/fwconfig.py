@@ -1,6 +1,6 @@
 # The pad controller's settings. Copied to the Pico with the firmware; a club edits it there.
 
-FIRMWARE = "0.5.2"
+FIRMWARE = "0.6.0"
 SEATS = 12
 RING = 12                    # pixels per ring: 12, 16 or 24 (the Pi's pads.ring says the same)
 BUTTON_PINS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13)   # GP numbers; button to ground

@@ -37,11 +37,13 @@ except ImportError:          # an older install without it: viper's `_hsip` does
     _hsip_words = None
 
 
-PROTOCOL = 3      # 3: every frame after the hello carries a MAC (a truncated HalfSipHash)
+PROTOCOL = 4      # 3: every frame after the hello carries a MAC (a truncated HalfSipHash);
+                  # 4: the hello's reply carries the controller's fresh nonce, its proof
+                  # covers the whole reply, and UPDATE is signed
 
 HELLO = 1        # Pi -> pad   reliable   [protocol, challenge (8)]
 HELLO_REPLY = 2  # pad -> Pi              [protocol, seats, ring size, boot id (4),
-                 #                         proof (8), firmware version...]
+                 #                         nonce (8), proof (8), firmware version...]
 ACK = 3          # both                   [acknowledged seq]
 BEAT = 4         # both                   heartbeat, empty
 EDGE = 5         # pad -> Pi  reliable    [seat, pressed, t_ms (4 bytes)]
@@ -61,7 +63,7 @@ ORDER = 11       # Pi -> pad  reliable    [each seat's ring: its place among the
 LAYOUTS = {
     HELLO: (("protocol", 1, "u"), ("challenge", 8, "b")),
     HELLO_REPLY: (("protocol", 1, "u"), ("seats", 1, "u"), ("ring", 1, "u"), ("boot", 4, "b"),
-                  ("proof", 8, "b"), ("version", 0, "s")),
+                  ("nonce", 8, "b"), ("proof", 8, "b"), ("version", 0, "s")),
     ACK: (("seq", 1, "u"),),
     BEAT: (("t_ms", 4, "u"),),
     EDGE: (("seat", 1, "u"), ("pressed", 1, "u"), ("t_ms", 4, "u")),
@@ -279,17 +281,39 @@ def encode_frame(kind, seq, body, out):
 # A frame whose MAC is wrong is dropped and counted bad: a CRC alone let any device on the
 # link forge a press of any seat.
 MAC_LEN = 4
-# sent before there is a key; and the update request, which `table-app firmware install`
-# must be able to send to a controller paired with another table (a forged one can only
-# restart the controller into its safe mode, which the table shows as pads gone)
-UNSIGNED = (HELLO, HELLO_REPLY, UPDATE)
+# The hello is sent before there is a key, and changes nothing by itself: the controller
+# answers it with a fresh nonce of its own and the reply's proof (HMAC under the pairing
+# secret of the Pi's challenge and the whole reply), and keeps its old session until a frame
+# signed with the new key comes (only a Pi holding the secret, that saw this reply, makes
+# one). The Pi takes a reply only while its own hello waits, and only with a good proof.
+# Everything else, the update request included, is signed.
+UNSIGNED = (HELLO, HELLO_REPLY)
+PROOF_AT = 15            # where the reply's proof lies in its body (see LAYOUTS)
 
 
-def session_key(secret, challenge, boot):
-    """The session's 8-byte MAC key (both sides, once a hello)."""
+def session_key(secret, challenge, boot, nonce=b""):
+    """The session's 8-byte MAC key (both sides, once a hello): of the pairing secret, the
+    Pi's challenge, the controller's boot id and its nonce for this hello."""
     import hashlib
     return hashlib.sha256(b"table-app session " + bytes(secret) + bytes(challenge)
-                          + bytes(boot)).digest()[:8]
+                          + bytes(boot) + bytes(nonce)).digest()[:8]
+
+
+def reply_proof(secret, challenge, body):
+    """The proof a hello's reply carries: HMAC-SHA256 under the pairing secret of the Pi's
+    challenge and the reply itself (its proof's 8 bytes taken as zeros), cut to 8 bytes. A
+    reply with another nonce, boot id or anything else changed is not proven."""
+    whole = bytearray(body)
+    whole[PROOF_AT:PROOF_AT + 8] = bytes(8)
+    return proof(secret, bytes(challenge) + bytes(whole))
+
+
+def hello_reply(secret, challenge, protocol, seats, ring, boot, nonce, version):
+    """A hello's reply's body, its proof made (the controller's side; tests play it)."""
+    body = bytearray(pack(HELLO_REPLY, protocol=protocol, seats=seats, ring=ring, boot=boot,
+                          nonce=nonce, proof=bytes(8), version=version))
+    body[PROOF_AT:PROOF_AT + 8] = reply_proof(secret, challenge, body)
+    return bytes(body)
 
 
 @micropython.viper

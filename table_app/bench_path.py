@@ -322,7 +322,7 @@ c.link_in = link
 c.bulk = True
 link.q += pl.frame(pl.HELLO, 1, bytes([pl.PROTOCOL]) + bytes(8))
 c.step()
-K = c.key                    # the session's MAC key, as the Pi makes it from the hello
+K = c.pending[0]             # the hello's key, taken by the controller at the first frame under it
 seqs = [2]
 
 

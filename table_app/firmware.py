@@ -243,11 +243,27 @@ def _probe(ser: Any, port: str, secret: bytes, listen: float, update: bool,
                             f"the handshake: unplug it, plug it in again, and retry")
     # the version, then (firmware 0.5 on) a space and the board's id
     version, _, board = str(hello.get("version", "")).partition(" ")
-    info = Controller(hello["protocol"], hello["seats"], version,
-                      hello.get("proof") == pl.proof(secret, challenge), board.strip())
+    paired = bool(secret) and "nonce" in hello and hello.get("proof") == pl.reply_proof(
+        secret, challenge, reply or b"")
+    info = Controller(hello["protocol"], hello["seats"], version, paired, board.strip())
     if update:
+        # the update request is signed with the session's key (protocol 4 on): only the
+        # table a controller is paired with can send it into safe mode; an older firmware
+        # took it unsigned
+        key = None
+        if hello["protocol"] >= 4:
+            # a controller never paired (its secret empty) is anybody's to update
+            secret = secret if paired else b""
+            if not paired and hello.get("proof") != pl.reply_proof(b"", challenge, reply or b""):
+                raise FirmwareError(
+                    "the controller is paired with another table, and only that table can "
+                    "ask it to take an update: install from that table's Pi, or hold "
+                    "BOOTSEL and flash MicroPython's flash_nuke, then MicroPython, then "
+                    "install again (see hardware/README.md)")
+            key = pl.session_key(secret, challenge, hello["boot"], hello["nonce"])
         try:
-            taken = _exchange(ser, decoder, pl.UPDATE, pl.UPDATE_BODY, 2, want=pl.ACK)
+            taken = _exchange(ser, decoder, pl.UPDATE, pl.UPDATE_BODY, 2, want=pl.ACK,
+                              key=key)
         except _Gone:
             taken = b""          # it reset at once: the port dropped before its ACK came
         if taken is None:
@@ -258,17 +274,18 @@ def _probe(ser: Any, port: str, secret: bytes, listen: float, update: bool,
 
 
 def _exchange(ser: Any, decoder: pl.Decoder, kind: int, body: bytes, seq: int, want: int,
-              timeout: float = 2.0) -> bytes | None:
-    """Send one reliable frame (again every 0.1 s) till the answer of kind `want` comes."""
+              timeout: float = 2.0, key: bytes | None = None) -> bytes | None:
+    """Send one reliable frame (again every 0.1 s, signed with `key` if there is one) till
+    the answer of kind `want` comes."""
     end = time.monotonic() + timeout
     sent = 0.0
     while time.monotonic() < end:
         if time.monotonic() - sent > 0.1:
-            ser.write(pl.frame(kind, seq, body))
+            ser.write(pl.frame(kind, seq, body, key))
             sent = time.monotonic()
         for got, got_seq, got_body in _frames(ser, decoder):
             if got_seq:                      # the controller's own reliable frames: acked
-                ser.write(pl.frame(pl.ACK, 0, bytes([got_seq])))
+                ser.write(pl.frame(pl.ACK, 0, bytes([got_seq]), key))
             if got == want and (want != pl.ACK or bytes(got_body[:1]) == bytes([seq])):
                 return bytes(got_body)
     return None

@@ -85,9 +85,9 @@ def test_an_update_replaces_the_running_firmware(tmp_path: Path) -> None:
         assert proc.returncode == 0, proc.stdout + proc.stderr + fw.stderr()
         out = proc.stdout
         # the handshake told the old version; the new one answers, paired with this Pi
-        assert "the controller runs firmware 0.0.9 (protocol 3, 12 pads), not paired" in out
+        assert "the controller runs firmware 0.0.9 (protocol 4, 12 pads), not paired" in out
         assert "restart into safe mode" in out
-        assert (f"the controller now runs firmware {fwconfig.FIRMWARE} (protocol 3, 12 pads), "
+        assert (f"the controller now runs firmware {fwconfig.FIRMWARE} (protocol 4, 12 pads), "
                 f"paired with this table") in out
         assert fw.boots == 3            # power-up, safe mode, the new firmware
         _installed(fw, secret)

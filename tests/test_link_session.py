@@ -18,10 +18,13 @@ def _kinds(data: bytes | bytearray | None) -> list[int]:
     return [k for k, _, _ in pl.Decoder().feed(data or b"")]
 
 
+NONCE = b"n" * 8
+
+
 def _hello_reply(challenge: bytes, seats: int = 12, secret: bytes = SECRET,
-                 protocol: int = pl.PROTOCOL) -> bytearray:
-    body = pl.pack(pl.HELLO_REPLY, protocol=protocol, seats=seats, ring=12, boot=BOOT,
-                   proof=pl.proof(secret, challenge), version="9.9")
+                 protocol: int = pl.PROTOCOL, boot: bytes = BOOT,
+                 nonce: bytes = NONCE) -> bytearray:
+    body = pl.hello_reply(secret, challenge, protocol, seats, 12, boot, nonce, "9.9")
     return pl.frame(pl.HELLO_REPLY, 0, body)
 
 
@@ -34,7 +37,7 @@ def _connected(now: float = 10.0) -> tuple[LinkSession, bytes]:
     assert pl.unpack(pl.HELLO, body)["challenge"] == b"c" * 8
     s.received(bytes(_hello_reply(b"c" * 8)), now, now)
     assert s.hello_seen and s.accept_hello() is None and s.connected
-    assert s.key == pl.session_key(SECRET, b"c" * 8, BOOT) and s.firmware == "9.9"
+    assert s.key == pl.session_key(SECRET, b"c" * 8, BOOT, NONCE) and s.firmware == "9.9"
     assert s.sender.ack(s.sender.queue[0][0])      # the hello's ack (the controller's)
     return s, s.key
 
@@ -119,3 +122,75 @@ def test_a_restarted_controller_is_a_new_session_and_a_cut_keeps_the_clock() -> 
     assert key2 is not None and key2 != key
     _, edges = s.received(_edge(key2, 1, 3, True, 5100), 12.1, 12.1)
     assert edges == []                        # a resend of seq 1: not taken twice
+
+
+def test_a_forged_hello_reply_mid_session_changes_nothing() -> None:
+    """#50, 1: a reply nobody asked for (a forged one, or a real one played again) used to
+    re-key the Pi, and every real frame was dropped from then on."""
+    s, key = _connected()
+    s.received(bytes(pl.frame(pl.BEAT, 0, pl.p32(5000), key)), 10.0, 10.0)
+    # a reply played again, one with another boot id and one made up without the secret
+    for forged in (_hello_reply(b"c" * 8), _hello_reply(b"c" * 8, boot=b"\x09" * 4),
+                   _hello_reply(b"c" * 8, secret=b"guess", nonce=b"x" * 8)):
+        writes, edges = s.received(bytes(forged), 10.1, 10.1)
+        assert (writes, edges) == ([], []) and s.key == key and s.connected
+    _, edges = s.received(_edge(key, 1, 3, True, 5100), 10.2, 10.2)
+    assert edges == [PadEdge(3, True, 10.1)]          # the game goes on
+    assert s.stats["bad_frames"] == 3
+
+
+def test_a_reply_whose_proof_does_not_cover_it_is_not_taken() -> None:
+    """The proof covers the whole reply: a boot id or nonce changed on the way gives no key."""
+    s = LinkSession(12, SECRET)
+    s.open(b"c" * 8, 0.0)
+    good = pl.hello_reply(SECRET, b"c" * 8, pl.PROTOCOL, 12, 12, BOOT, NONCE, "9.9")
+    bad = bytearray(good)
+    bad[7] ^= 1                                        # a byte of the nonce
+    s.received(bytes(pl.frame(pl.HELLO_REPLY, 0, bytes(bad))), 0.0, 0.0)
+    error = s.accept_hello()
+    assert s.key is None and error is not None and "not paired" in error
+
+
+def test_silence_is_measured_from_the_last_frame_signed_with_the_key() -> None:
+    """#50, 1: `last_rx` was refreshed by any frame with a good CRC, before its MAC was
+    checked: noise or frames of another key kept a dead link alive for ever."""
+    s, key = _connected(10.0)
+    assert s.last_rx == 10.0
+    s.received(bytes(pl.frame(pl.BEAT, 0, pl.p32(5000), b"y" * 8)), 15.0, 15.0)
+    s.received(_edge(b"x" * 8, 1, 3, True, 100), 16.0, 16.0)
+    s.received(bytes(pl.frame(pl.BEAT, 0, pl.p32(5000))), 17.0, 17.0)     # unsigned
+    s.received(bytes(_hello_reply(b"c" * 8)), 18.0, 18.0)
+    assert s.last_rx == 10.0
+    s.received(bytes(pl.frame(pl.BEAT, 0, pl.p32(5000), key)), 19.0, 19.0)
+    assert s.last_rx == 19.0
+
+
+def test_a_button_held_through_a_restart_gets_its_release() -> None:
+    """#50, 3: a controller reset while a button was held gave press, press, release: the
+    first press never got its release. Now the table hears press, release (at the new hello),
+    press, release."""
+    s, key = _connected()
+    s.received(bytes(pl.frame(pl.BEAT, 0, pl.p32(5000), key)), 10.0, 10.0)
+    got = []
+    _, edges = s.received(_edge(key, 1, 3, True, 5100), 10.2, 10.2)
+    got += edges
+    assert s.lost()
+    # the controller restarted (a new boot id); the button is still down, and the new boot
+    # sends its press, then the release
+    s.open(b"d" * 8, 12.0)
+    s.received(bytes(_hello_reply(b"d" * 8, boot=b"\x05" * 4)), 12.0, 12.0)
+    assert s.accept_hello(12.0) is None
+    got += s.take_released()
+    assert s.take_released() == []
+    key2 = s.key
+    assert key2 is not None
+    s.received(bytes(pl.frame(pl.BEAT, 0, pl.p32(100), key2)), 12.0, 12.0)
+    for seq, pressed, t in ((1, True, 120), (2, False, 400)):
+        _, edges = s.received(_edge(key2, seq, 3, pressed, t), 12.5, 12.5)
+        got += edges
+    assert [(e.seat, e.pressed) for e in got] == [(3, True), (3, False), (3, True), (3, False)]
+    # the same boot after a cut: nothing is made up
+    s.lost()
+    s.open(b"e" * 8, 13.0)
+    s.received(bytes(_hello_reply(b"e" * 8, boot=b"\x05" * 4)), 13.0, 13.0)
+    assert s.accept_hello(13.0) is None and s.take_released() == []

@@ -38,7 +38,9 @@ def _listing(board: Any) -> list[str]:
     # the running controller holds the link), then the controller started again
     from table_app.firmware import probe
     resets = int(board.ctl.cmd("resets").split()[1])
-    assert probe(str(board.link), b"", listen=20.0, update=True) is not None
+    # (the update request is signed: only the table the board is paired with sends it)
+    assert probe(str(board.link), board.secret.read_bytes().strip(), listen=20.0,
+                 update=True) is not None
     assert until(lambda: int(board.ctl.cmd("resets").split()[1]) > resets, 60)
     # (let main.py take the flag first: a REPL opened sooner would interrupt it, and the
     # next boot would be the safe mode again; a boot takes a few hundredths of a second)
@@ -100,7 +102,7 @@ def test_the_install_ends_with_the_new_firmware_answering(pico: Any) -> None:
     proc = pico.installed
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "no running controller" in proc.stdout          # a new Pico: MicroPython only
-    assert (f"the controller now runs firmware {fwconfig.FIRMWARE} (protocol 3, 12 pads), "
+    assert (f"the controller now runs firmware {fwconfig.FIRMWARE} (protocol 4, 12 pads), "
             f"paired with this table") in proc.stdout
 
 
@@ -278,6 +280,52 @@ def test_a_tap_on_a_pad_reaches_the_pi_while_the_rings_are_written(pico: Any,
     # (their spacing in the Pi's time is not the pad's 120 ms: the emulated Pico's clock
     # runs at a fraction of the Pi's, and the Pi maps pad time onto its own)
     assert edges[1].t > edges[0].t
+
+
+def test_forged_hellos_and_updates_on_the_link_are_dropped_and_the_game_goes_on(
+        pico: Any, pads: SerialPads) -> None:
+    """#50, 1: HELLO, HELLO_REPLY and UPDATE carried no MAC. A forged UPDATE put the board
+    in safe mode (a reset, the pads gone), a forged HELLO_REPLY re-keyed the Pi and every
+    real frame was dropped from then on. Now a hello changes nothing until the other side
+    proves the new key, and an update is signed."""
+    from table_app.pads.events import PadEdge
+    session = pads.session
+    resets = int(pico.ctl.cmd("resets").split()[1])
+    key, connects, bad = session.key, session.stats["connects"], session.stats["bad_frames"]
+    pad_bad = session.stats.get("pad_bad_frames", 0)
+    with pads.lock:
+        nxt = session.sender.seq % 255 + 1         # the seq the Pico takes next
+        # into the Pico: an update unsigned (as 0.5 took it) and one under a guessed key,
+        # and a hello from somebody else
+        pads._write(pl.frame(pl.UPDATE, nxt, pl.UPDATE_BODY)
+                    + pl.frame(pl.UPDATE, nxt, pl.UPDATE_BODY, b"guessed!")
+                    + pl.frame(pl.HELLO, nxt, pl.pack(pl.HELLO, protocol=pl.PROTOCOL,
+                                                      challenge=b"forged!!")))
+    # into the Pi: a reply made up without the secret, and one of an earlier hello (its
+    # challenge not this session's), as if played again
+    secret = pico.secret.read_bytes().strip()
+    for who, challenge in ((b"guess", session.challenge), (secret, b"earlier!")):
+        pads._received(bytes(pl.frame(pl.HELLO_REPLY, 0, pl.hello_reply(
+            who, challenge, pl.PROTOCOL, 12, 12, b"\x01\x02\x03\x04", b"n" * 8, "6.6.6"))))
+    _emulated_wait(pico, 2.0)                   # the Pico's own 2 s: five of its beats
+    assert int(pico.ctl.cmd("resets").split()[1]) == resets       # no safe mode
+    assert session.key == key and session.stats["connects"] == connects
+    assert session.stats["bad_frames"] >= bad + 2
+    # the Pico counted both updates bad (its STATS come with its beats)
+    assert until(lambda: session.stats.get("pad_bad_frames", 0) >= pad_bad + 2, 60), \
+        session.stats
+    # and the game goes on: a tap is heard, a picture drawn
+    before = len([e for e in pico.heard if isinstance(e, PadEdge)])
+    assert pico.ctl.cmd(f"pulse {fwconfig.BUTTON_PINS[4]} 0 120000").startswith("ok")
+    assert until(lambda: len([e for e in pico.heard if isinstance(e, PadEdge)])
+                 >= before + 2, 60), (pico.heard, session.stats)
+    edges = [e for e in pico.heard if isinstance(e, PadEdge)][before:]
+    assert [(e.seat, e.pressed) for e in edges] == [(5, True), (5, False)]
+    pads.show(5, Pick(frozenset({2, 9}), cursor=9))
+    want = _wire(pads, 5)
+    pico.capture([PINS[4]])
+    assert until(lambda: _last_frame(pico, PINS[4]) == want, 60)
+    assert session.stats["connects"] == connects and pads.connected.is_set()
 
 
 def _last_frame(pico: Any, pin: int) -> bytes | None:

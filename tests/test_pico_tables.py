@@ -190,7 +190,7 @@ def test_one_install_then_an_update_reach_three_new_picos(tmp_path: Path) -> Non
             # under load could not be read)
             assert proc.returncode == 0, f"{run}:\n{out}\n{proc.stderr}"
             assert "3 pad controllers found: installing on each in turn" in out
-            assert out.count(f"now runs firmware {fwconfig.FIRMWARE} (protocol 3, 12 pads), "
+            assert out.count(f"now runs firmware {fwconfig.FIRMWARE} (protocol 4, 12 pads), "
                              "paired with this table") == 3, out
             if run == "update":
                 assert out.count(f"the controller runs firmware {fwconfig.FIRMWARE}") == 3, out

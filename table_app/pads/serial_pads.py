@@ -310,7 +310,12 @@ class SerialPads(PadBackend):
     def _check_hello(self) -> bool:
         now = self.clock.now()
         with self.lock:
-            self.error = self.session.accept_hello()
+            self.error = self.session.accept_hello(now)
+            # a button held while the controller restarted: its release, before any edge of
+            # the new boot (sent under the lock: the reader takes none till it is let go)
+            for edge in self.session.take_released():
+                self.down[edge.seat] = False
+                self.sink(edge)
             if self.error is None:
                 # the whole ring state again: the controller may have been reset or dark
                 self.session.queue(pl.BRIGHT, self._bright())

@@ -58,6 +58,10 @@ class LinkSession:
         self.pad_last: int | None = None
         #: acks held back a moment to go out with the answer (`_ack_edge`), and when they go
         #: out alone at the latest (on the link's own time)
+        #: the seats whose last edge taken was a press
+        self.down: set[int] = set()
+        #: releases the table is owed: of buttons held while the controller restarted
+        self.released: list[PadEdge] = []
         self.held = bytearray()
         self.held_until = 0.0
         self._tokens = EDGE_RATE
@@ -83,9 +87,10 @@ class LinkSession:
         self.decoder = pl.Decoder()
         self.sender.add(pl.HELLO, pl.pack(pl.HELLO, protocol=pl.PROTOCOL, challenge=challenge))
 
-    def accept_hello(self) -> str | None:
+    def accept_hello(self, now: float = 0.0) -> str | None:
         """Check the controller's hello: None when it is this table's (the session is then
-        connected), else why not, in words for the host."""
+        connected), else why not, in words for the host. A controller that restarted with
+        buttons taken as down leaves their releases in `released`, stamped `now`."""
         hello = pl.unpack(pl.HELLO_REPLY, self.hello or b"")
         if "ring" not in hello:
             return "pad controller: a malformed hello"
@@ -99,13 +104,18 @@ class LinkSession:
                     f"(pads.ring in the settings, the firmware's RING)")
         if self.unpaired is not None:
             return self.unpaired
-        if hello["proof"] != pl.proof(self.secret, self.challenge):
+        if self.key is None:             # its proof did not hold (`_hello`)
             # not ours (another device with the Pico's id, or firmware from another table):
             # it gets no picture, and its buttons are not heard
             return ("the pad controller is not paired with this table: install the "
                     "firmware from this Pi (table-app firmware install)")
         boot = hello["boot"]
         if boot != self.boot:            # the controller restarted: a new session
+            if self.boot:
+                # a button held through the restart: its press was taken, its release
+                # never comes (the new boot sends a press of its own if it is still down)
+                self.released += [PadEdge(seat, False, now) for seat in sorted(self.down)]
+            self.down.clear()
             self.boot = boot
             self.receiver.reset()
             self.offsets.clear()
@@ -118,6 +128,11 @@ class LinkSession:
         self.stats["connects"] += 1
         self.connected = True
         return None
+
+    def take_released(self) -> list[PadEdge]:
+        """The releases owed since the last hello (see accept_hello), once."""
+        got, self.released = self.released, []
+        return got
 
     def lost(self) -> bool:
         """The connection ended; True if it had been up."""
@@ -177,16 +192,17 @@ class LinkSession:
         before = dec.bad
         frames = dec.feed(data)
         self.stats["bad_frames"] += dec.bad - before
-        if frames:
-            self.last_rx = now
         for kind, seq, raw in frames:
             if kind == pl.HELLO_REPLY:
-                self._hello(raw)
+                self._hello(raw, now)
                 continue
             body = pl.opened(self.key, kind, seq, raw)
             if body is None:             # a wrong or missing MAC: forged, or stale
                 self.stats["bad_frames"] += 1
                 continue
+            # the link is alive only while the controller is heard: a frame that is not
+            # signed with the session's key is anybody's
+            self.last_rx = now
             if kind == pl.ACK and body:
                 if self.sender.ack(body[0]):
                     nxt = self.sender.due(int(now * 1000))
@@ -202,16 +218,26 @@ class LinkSession:
                     edges.append(edge)
         return writes, edges
 
-    def _hello(self, body: bytearray) -> None:
+    def _hello(self, body: bytearray, now: float) -> None:
+        # A reply is taken only while this session's hello waits for one, and its key only
+        # when its proof holds (the pairing secret's HMAC of our challenge and the whole
+        # reply, the controller's nonce in it): a reply played again or made up mid-session
+        # changes nothing. The key is made before the frames behind the reply are read: the
+        # controller signs everything after it.
+        if self.hello_seen and self.key is not None or self.connected:
+            self.stats["bad_frames"] += 1
+            return
+        hello = pl.unpack(pl.HELLO_REPLY, body)
+        if self.hello_seen and hello.get("protocol") != pl.PROTOCOL:
+            return                       # the first reply said why it will not do
         self.hello = bytes(body)
-        boot = pl.unpack(pl.HELLO_REPLY, body).get("boot")
-        if self.secret and boot is not None:
-            # the session's key, before the frames behind the reply are read: the
-            # controller signs everything after it (an unpaired table has none, and takes
-            # nothing)
-            self.key = pl.session_key(self.secret, self.challenge, boot)
-            self.sender.rekey(self.key)
         self.hello_seen = True
+        if (not self.secret or hello.get("protocol") != pl.PROTOCOL or "proof" not in hello
+                or hello["proof"] != pl.reply_proof(self.secret, self.challenge, body)):
+            return                       # accept_hello says why (an unpaired table: no key)
+        self.key = pl.session_key(self.secret, self.challenge, hello["boot"], hello["nonce"])
+        self.sender.rekey(self.key)
+        self.last_rx = now
 
     def _pad_stats(self, got: dict[str, int]) -> None:
         # an older firmware sends fewer at the end
@@ -233,6 +259,10 @@ class LinkSession:
             writes.append(ack)
         if not (fresh and good):
             return None
+        if edge["pressed"]:
+            self.down.add(edge["seat"])
+        else:
+            self.down.discard(edge["seat"])
         return PadEdge(edge["seat"], bool(edge["pressed"]),
                        self.pad_time(now, self.unwrap(edge["t_ms"])))
 
