@@ -3,8 +3,8 @@
     python3 hardware/build.py         # needs openscad (and xvfb-run for the pictures)
 
 Writes the pad's printed parts as they print (pad/base.stl, collar.stl, hood.stl, diffuser.stl),
-the whole pad in place (pad/assembled.stl), its pictures (pad-front.png, pad-back.png,
-pad-exploded.png, pad-section.png), pad/sightline.svg, controller.svg, pad.svg, pi-rings.svg,
+the hood's test coupon (pad/coupon.stl), the whole pad in place (pad/assembled.stl), its
+pictures (pad-front.png, pad-back.png, pad-exploded.png, pad-section.png), pad/sightline.svg, controller.svg, pad.svg, pi-rings.svg,
 power-and-cables.md and the parts lists in README.md.
 """
 
@@ -20,11 +20,13 @@ PAD = HERE / "pad"
 #: the printed parts, each laid as it prints; and the whole pad in place
 PARTS = ("base", "collar", "hood", "diffuser")
 ASSEMBLED = "assembled"
+#: a few of the hood's ridges, to print first (not one of the pad's parts)
+COUPON = "coupon"
 #: the pictures: name -> (what pad.scad draws, the camera: translate x,y,z, rotate x,y,z,
 #: distance)
 VIEWS = {"pad-front": ("assembly", "0,0,40,60,0,25,420"),
          "pad-back": ("assembly", "0,0,40,60,0,205,420"),
-         "pad-exploded": ("exploded", "0,0,50,70,0,35,600"),
+         "pad-exploded": ("exploded", "0,-30,80,70,0,35,750"),
          "pad-section": ("section", "0,0,45,90,0,90,380")}
 
 
@@ -58,7 +60,7 @@ def main() -> int:
     import schematic
     import sightline
 
-    for part in (*PARTS, ASSEMBLED):
+    for part in (*PARTS, ASSEMBLED, COUPON):
         render_stl(part, PAD / f"{part}.stl")
     for name, (view, camera) in VIEWS.items():
         render_png(view, camera, PAD / f"{name}.png")

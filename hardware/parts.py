@@ -46,7 +46,7 @@ PAD: list[Part] = [
     (2, "M3 x 8 pan head screws (the collar, from inside the base)", "DIN 7985", 0.03),
     (1, "perfboard, 26 x 18 mm (the switch's board)", "", 0.10),
     (2, "M2 x 6 self-tapping screws (the switch's board)", "", 0.02),
-    (4, "rubber feet, 8 mm, self-adhesive (on the pads inside the base's rim)", "", 0.03),
+    (3, "rubber feet, 8 mm, self-adhesive (on the pads inside the base's rim)", "", 0.03),
     (1, "hookup wire (30 cm, 24 AWG) and heat-shrink", "", 0.25),
 ]
 

@@ -117,7 +117,7 @@ def _box(stl: Path) -> tuple[int, list[float]]:
     return text.count("facet normal"), [round(x, 2) for x in lo + hi]
 
 
-@pytest.mark.parametrize("part", (*build.PARTS, build.ASSEMBLED))
+@pytest.mark.parametrize("part", (*build.PARTS, build.ASSEMBLED, build.COUPON))
 def test_the_cad_renders_and_the_stl_is_current(part: str, tmp_path: Path) -> None:
     _tool("openscad")
     out = tmp_path / f"{part}.stl"

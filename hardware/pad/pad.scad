@@ -53,7 +53,7 @@ top_t = 1.0;           // the shell's top
 button_d = 13;         // the hole for the switch's round cap (11.5 mm, A24 style)
 button_y = -25;        // the button sits in front, toward the player
 hood_y = 9;            // the hood's foot: its centre this far behind the base's centre
-foot_d = 10;           // four pads inside the rim for the rubber feet
+foot_d = 9;            // three pads inside the rim for the rubber feet (one in front)
 foot_t = 2;
 
 // -- the keystone at the back (any pad plugs into any seat) --------------------------------
@@ -103,10 +103,10 @@ tube_len = seat_top + hood_h;                  // the ring, the diffuser, the de
 board_z = top_z + cap_proud - cap_h - switch_h;  // the switch board's top face
 clear_d = window_d - 2 * ridge;                // what the ridges leave clear
 diffuser_d = clear_d - diffuser_play;          // the diffuser passes them
-// where the hood's axis meets the top face: the ring's wires go down there
-wire_y = hood_y + hood_lift * tan(tilt);
-wire_hole = 4;                                 // their hole through the collar's top,
-wire_r = 15;                                   // under the middle of the ring's board
+wire_hole = 4;                                 // the ring's wires' hole through the floor,
+wire_r = 15;                                   // under the middle of the ring's board,
+wire_y = hood_y + wire_r * cos(tilt);          // and straight below it, through the collar
+                                               // and the base's top
 
 module hood_frame() {
     // the tube's own frame: its foot centre, its axis leaning toward the player (-y)
@@ -122,8 +122,8 @@ module flat_back(h, inset = 0) {
 }
 
 module feet() {
-    for (a = [60, 120, 240, 300]) rotate([0, 0, a])
-        translate([base_d / 2 - foot_d / 2 - 0.5, 0, 0]) children();
+    for (a = [-90, 30, 150]) rotate([0, 0, a])
+        translate([base_d / 2 - foot_d / 2 - 0.2, 0, plate_t]) children();
 }
 
 // -- the parts, in place -------------------------------------------------------------------
@@ -141,10 +141,14 @@ module base() {
                 translate([-key_w / 2 - key_frame, back_y - key_wall, plate_t])
                     cube([key_w + 2 * key_frame, key_wall, base_h]);
             }
-            // pads for the rubber feet, inside the rim
-            feet() intersection() {
-                cylinder(d = foot_d, h = foot_t);
-                flat_back(foot_t);
+            // pads for the rubber feet, inside the rim, each on a 45-degree gusset up to the
+            // wall (the base prints upside down: the pads are its last layers)
+            intersection() {
+                feet() hull() {
+                    cylinder(d = foot_d, h = foot_t);
+                    translate([foot_d / 2, 0, foot_t + foot_d]) cylinder(d = 1, h = 0.01);
+                }
+                flat_back(base_h);
             }
             // the switch carrier: a sleeve round the switch and two bosses for its board
             translate([0, button_y, board_z]) difference() {
@@ -181,13 +185,24 @@ module collar_hull(inset, below) {
     }
 }
 
+// the collar's hollow: under a ceiling that leans 45 degrees, from the back edge of the
+// floor (which leans only 38 degrees: too flat to print over air), so it prints without
+// support; the slicer fills the thin wedge between the two sparsely
+module collar_hollow() {
+    intersection() {
+        collar_hull(collar_wall, floor_t);
+        hood_frame() translate([0, hood_r - 0.05 - collar_wall, ledge - floor_t - 0.3])
+            rotate([45 - tilt, 0, 0]) translate([-100, -200, -200]) cube([200, 200, 200]);
+    }
+}
+
 // the collar: a thin shell, open below, under a floor that carries the ring
 module collar() {
     difference() {
         union() {
             difference() {
                 collar_hull(0, 0);
-                collar_hull(collar_wall, floor_t);
+                collar_hollow();
             }
             // bosses for the inserts of its two screws, up to the floor
             intersection() {
@@ -205,8 +220,11 @@ module collar() {
                 cylinder(d = diffuser_d + seat_play, h = seat_top);
         }
         // under the ring's board (which covers it: no light goes down into the base): the
-        // ring's three wires, down through the hollow collar to the hole in the base's top
-        hood_frame() translate([0, wire_r, ledge - floor_t - 1]) cylinder(d = wire_hole, h = floor_t + 2);
+        // ring's three wires, through the floor and straight down through the collar to the
+        // hole in the base's top (a shaft that stops short of the floor)
+        hood_frame() translate([0, wire_r, ledge - floor_t - 6]) cylinder(d = wire_hole, h = floor_t + 7);
+        translate([0, wire_y, top_z - 1]) cylinder(d = wire_hole + 1.5, h = 1 + hood_lift
+            + (wire_r - (wire_hole + 1.5) / 2) * sin(tilt) - floor_t / cos(tilt) - 0.5);
         // the inserts for its two screws, from below
         for (sx = [-1, 1]) translate([sx * hood_screw_x, hood_y, top_z - 0.01])
             cylinder(d = insert_d, h = insert_depth);
@@ -292,6 +310,16 @@ module printed(which) {
     if (which == "diffuser") diffuser_disc();
 }
 
+// a test coupon: the tube's top 16 mm (its rim and five ridges), printed as the tube is, to
+// see the ridges come out before printing a whole tube
+coupon_h = 16;
+module coupon() {
+    intersection() {
+        translate([0, 0, tube_len]) mirror([0, 0, 1]) tube();
+        translate([-50, -50, 0]) cube([100, 100, coupon_h]);
+    }
+}
+
 module assembled() {
     base();
     collar();
@@ -300,6 +328,7 @@ module assembled() {
 }
 
 if (part == "base" || part == "collar" || part == "hood" || part == "diffuser") printed(part);
+if (part == "coupon") coupon();
 if (part == "assembled") assembled();
 if (part == "assembly") {
     color("gray") base();
@@ -319,8 +348,8 @@ if (part == "exploded") {
     translate([0, 0, 40]) {
         color("silver") collar();
         color("silver") hood_frame() translate([0, 0, 25]) tube();
-        hood_frame() translate([0, 0, tube_len + 15]) ring_alone();
-        hood_frame() translate([0, 0, tube_len + 35]) color("white", 0.8) diffuser_disc();
+        hood_frame() translate([0, 0, tube_len + 40]) ring_alone();
+        hood_frame() translate([0, 0, tube_len + 60]) color("white", 0.8) diffuser_disc();
     }
 }
 if (part == "section") {
