@@ -33,6 +33,11 @@ README_SHOTS = {("ka", "800x480", "names"), ("ka", "800x480", "deal"),
                 ("ru", "1024x600", "start-asks"), ("en", "800x480", "night")}
 
 
+#: the seats' keys, 1-12
+SEAT_KEYS = [getattr(pygame, f"K_{c}") for c in "1234567890"] + [pygame.K_MINUS,
+                                                                  pygame.K_EQUALS]
+
+
 class Window:
     """What the table window shows: its last frame, the texts drawn for it (with their size
     and whether they fitted), and where the canvas is on the window."""
@@ -46,6 +51,8 @@ class Window:
         self.problems: list[tuple[str, ...]] = []
         self.frames = 0
         self.sim: list[tuple[str, int]] = []          # what the pad simulator last said
+        self.out: set[int] = set()                    # the seats drawn out of the game
+        self.drawing_out: set[int] = set()
 
     def seen(self) -> tuple[list[str], Any]:
         with self.lock:
@@ -67,6 +74,8 @@ def _drive(monkeypatch: pytest.MonkeyPatch, desk: tuple[int, int]) -> Window:
         if (len(self.overflows), len(self.shrunk)) != before:
             win.problems.append(("cut or shrunk", s, str(size), str(width)))
         win.drawing.append((s, size))
+        if s.isdigit() and colour == render.DIM:
+            win.drawing_out.add(int(s))               # a seat out of the game: dimmed
         return rect
 
     flip = display_mod.Display.flip
@@ -78,6 +87,7 @@ def _drive(monkeypatch: pytest.MonkeyPatch, desk: tuple[int, int]) -> Window:
             win.frame = self.window.copy()
             if win.drawing:
                 win.texts, win.drawing = win.drawing, []
+                win.out, win.drawing_out = win.drawing_out, set()
             win.frames += 1
 
     sim_draw = SimPads.draw
@@ -117,17 +127,30 @@ class Host:
             pygame.event.post(pygame.event.Event(kind, button=1, pos=at))
         time.sleep(0.3)
 
-    def key(self, key: int, char: str = "", up: bool = True) -> None:
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=char, mod=0,
+    def key(self, key: int, char: str = "", up: bool = True, shift: bool = False) -> None:
+        mod = pygame.KMOD_SHIFT if shift else 0
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=char, mod=mod,
                                              scancode=0))
         if up:
             time.sleep(0.05)
             self.release(key)
         time.sleep(0.2)
 
-    def release(self, key: int) -> None:
-        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, unicode="", mod=0,
+    def release(self, key: int, shift: bool = False) -> None:
+        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, unicode="",
+                                             mod=pygame.KMOD_SHIFT if shift else 0,
                                              scancode=0))
+
+    def command(self, letter: str, *seats: int) -> None:
+        """A host's keyboard command at once (a vote's ballots go in its 10 s): the letter,
+        then Shift and each seat's key (A 3 5: act for seat 3, his choice seat 5)."""
+        keys = [(getattr(pygame, f"K_{letter}"), letter, False)]
+        keys += [(SEAT_KEYS[s - 1], "", True) for s in seats]
+        for key, char, shift in keys:
+            mod = pygame.KMOD_SHIFT if shift else 0
+            for kind in (pygame.KEYDOWN, pygame.KEYUP):
+                pygame.event.post(pygame.event.Event(kind, key=key, unicode=char, mod=mod,
+                                                     scancode=0))
 
     def type(self, text: str) -> None:
         pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
@@ -237,3 +260,148 @@ def _journey(host: Host, lang: str) -> None:
     host.tap((496 + 250, 448))
     host.wait(lambda s: any(x.startswith(w("night")) for x in s), "the first night", 40)
     host.look("night")
+
+
+@pytest.mark.parametrize("desk", [(800, 480), (1024, 600)], ids=["800x480", "1024x600"])
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_a_host_runs_a_day_to_remove_all_the_end_and_a_next_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str,
+        desk: tuple[int, int]) -> None:
+    """The day after the first night, from the host's keyboard alone (a club's pads stand
+    in for by Act for: A, Shift+seat, Shift+choice): two nominations, a ballot that says
+    where a vote not cast goes, a tie, the tied speak again, a tie again, the remove-all
+    question answered yes, both nominees out; then disqualifications to the end screen, and
+    Next game on one tap deals again. Each step a PNG, checked as the first journey's."""
+    from table_app import cli
+    pygame.quit()
+    win = _drive(monkeypatch, desk)
+    name = f"{lang}-{desk[0]}x{desk[1]}"
+    host = Host(win, lang, tmp_path, name)
+    failed: list[BaseException] = []
+
+    def journey() -> None:
+        try:
+            _day_journey(host, lang)
+        except BaseException as exc:          # said in the main thread, after the window
+            failed.append(exc)
+        finally:
+            pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    driver = threading.Thread(target=journey, daemon=True)
+    driver.start()
+    code = cli.main(["--pads", "sim", "--silent", "--new", "--no-record", "--lang", lang,
+                     "--journal", str(tmp_path / "game.journal")])
+    driver.join(10)
+    pygame.quit()
+    if failed:
+        raise failed[0]
+    assert code == 0
+    assert host.step >= 7
+
+
+def _day_journey(host: Host, lang: str) -> None:
+    import re
+
+    from table_app.sound.catalogue import text
+    w = lambda key: t(key, lang)                         # noqa: E731
+    said = lambda key: text(key, lang)                   # noqa: E731 (a voice line's words)
+    joined = lambda s: " ".join(s)                       # noqa: E731
+    host.wait(lambda s: w("setup") in s, "the setup screen")
+    host.tap((124, 435))
+    host.wait(lambda s: w("peek_roles") in s, "the host screen")
+    host.key(pygame.K_s, "s")                            # past the seats that never looked:
+    host.key(pygame.K_s, "s")                            # S asks, S again starts
+    host.wait(lambda s: any(x.startswith(w("night")) for x in s), "the first night", 40)
+    # the night's windows, each skipped (Enter), to the first day
+    day = f"{w('day')} 1"
+    end = time.monotonic() + 90
+    while day not in host.win.seen()[0] and time.monotonic() < end:
+        host.key(pygame.K_RETURN, "\r")
+        time.sleep(0.3)
+    host.wait(lambda s: day in s, "the first day")
+    template = w("speech_ends_nominate")
+    before, after = template.split("{seat}")
+    speaking = re.compile(re.escape(before.split("{")[0]) + r"(\d+)" + re.escape(after[:5]))
+
+    def speaker() -> int | None:
+        found = speaking.search(joined(host.win.seen()[0]))
+        return int(found.group(1)) if found else None
+
+    host.wait(lambda s: speaker() is not None, "the first speech")
+    host.look("speech")
+    # the seats still in the game (a night may have taken one): a tie needs an even count,
+    # so with an odd one the host disqualifies the last seat (D, Shift+seat)
+    living = sorted(set(range(1, 13)) - host.win.out)
+    if len(living) % 2:
+        host.command("d", living[-1])
+        host.wait(lambda s, n=living[-1]: n in host.win.out, f"seat {living[-1]} out")
+        living = living[:-1]
+    first, last = (min(s for s in living if s >= k) for k in (5, 9))
+    # the first two speakers nominate two seats (Act for on the speaker: his choice)
+    for target in (first, last):
+        seat = speaker()
+        assert seat is not None
+        host.command("a", seat, target)
+        host.wait(lambda s, n=target: f"{w('nominees')}: " in joined(s) and str(n) in
+                  joined(s).split(f"{w('nominees')}: ")[1][:12], f"seat {target} nominated")
+        host.key(pygame.K_RETURN, "\r")                 # his speech over
+        host.wait(lambda s, was=seat: speaker() != was, "the next speech")
+    host.look("nominated")
+    # the other speeches skipped, to the vote
+    unused = w("unused_vote").format(seat=last)
+    end = time.monotonic() + 60
+    while unused not in host.win.seen()[0] and time.monotonic() < end:
+        host.key(pygame.K_RETURN, "\r")
+        time.sleep(0.4)
+    texts = host.wait(lambda s: unused in s, "the vote, where a vote not cast goes")
+    # the voice says it too (its line on the host's screen, under what it said)
+    host.wait(lambda s: said("unused_vote_last") in joined(s), "the voice's unused vote")
+    host.look("vote")
+
+    half = len(living) // 2
+
+    def ballot(choice: Callable[[int], int]) -> None:
+        # each seat's ballot at once (a blind vote's rings stay dark till a seat presses)
+        for voter in living:
+            host.command("a", voter, choice(voter))
+
+    def heard(key: str) -> Callable[[list[str]], bool]:
+        words = " ".join(said(key).split()[:3])
+        return lambda s: words in joined(s)
+
+    def tie(voter: int) -> int:                     # half the table for each nominee
+        return first if voter in living[:half] else last
+
+    ballot(tie)
+    texts = host.wait(heard("revote_now"), "the tie")
+    assert f"№{first} — {half}" in joined(texts) and f"№{last} — {half}" in joined(texts)
+    host.look("tie")
+    # the tied speak again (skipped), then vote again: a tie again
+    host.wait(lambda s: unused not in s, "the tied's speeches")
+    end = time.monotonic() + 60
+    while unused not in host.win.seen()[0] and time.monotonic() < end:
+        host.key(pygame.K_RETURN, "\r")
+        time.sleep(0.4)
+    host.wait(lambda s: unused in s, "the revote")
+    host.look("revote")
+    ballot(tie)
+    # the remove-all question: every seat answers yes (seat 1 on a yes/no ring)
+    host.wait(heard("removeall_question"), "the remove-all question")
+    host.look("remove-all")
+    ballot(lambda voter: 1)
+    host.wait(lambda s: f"{w('in_favour')} — {len(living)}" in s, "the remove-all totals")
+    host.wait(lambda s: {first, last} <= host.win.out, "both nominees out")
+    host.look("removed")
+    # to the end: the host disqualifies seat after seat (D, Shift+seat)
+    for seat in (s for s in living if s not in (first, last)):
+        if w("next_game") in host.win.seen()[0]:
+            break
+        host.command("d", seat)
+        time.sleep(0.5)
+    texts = host.wait(lambda s: w("next_game") in s, "the end screen", 40)
+    assert any(x.startswith(w("winner")) for x in texts), texts
+    host.look("over")
+    # Next game: one tap deals again
+    host.tap((496 + 70, 400))
+    host.wait(lambda s: w("peek_roles") in s and w("next_game") not in s, "the next deal")
+    host.look("next-game")
