@@ -755,6 +755,8 @@ def test_the_simulator_shows_a_big_table_as_its_controllers(players: int) -> Non
     pads.show(2, Pick(frozenset(range(1, players + 1)), cursor=5))
     pads.show(players, RoleCard("mafia", 2))
     pads.draw()
+    if SHOTS and players == 20:
+        pygame.image.save(surf, str(SHOTS / "simulator-20.png"))
     for seat in (2, players):
         lit = [k for k, c in enumerate(pads.pixels(seat)) if any(c)]
         assert lit, seat
