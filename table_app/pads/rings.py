@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from firmware_bridge import ringdraw as rd
 
+from .answers import answer
+
 RGB = tuple[int, int, int]
 # the colours live with the one drawing code every backend shares (firmware included)
 OFF: RGB = rd.OFF
@@ -60,7 +62,9 @@ class YesNo:
 
 @dataclass(frozen=True, slots=True)
 class CheckShown:
-    """A check's answer on the checker's ring: `result` black/red, or detective/no."""
+    """An answer on the asker's ring: `result` is a word of the answers' registry
+    (answers.py: a check's red or black, a search's detective or no, the Hobo's came or
+    nobody_came)."""
 
     target: int
     result: str
@@ -110,7 +114,7 @@ def encode(picture: Picture, table: int = 12, size: int = 12) -> bytes:
                       (mask >> 8) & 0xFF, mask & 0xFF, _seat(picture.cursor),
                       _seat(picture.chosen)] + ([rd.PART] if picture.part else []))
     if isinstance(picture, CheckShown) and table > size:
-        return bytes([rd.CHECK, _seat(picture.target), rd.RESULTS.index(picture.result),
+        return bytes([rd.CHECK, _seat(picture.target), answer(picture.result).light,
                       min(table, rd.MAX_SEATS)])
     if isinstance(picture, Pick | Vote):
         pool = picture.eligible if isinstance(picture, Pick) else picture.candidates
@@ -123,7 +127,7 @@ def encode(picture: Picture, table: int = 12, size: int = 12) -> bytes:
     if isinstance(picture, YesNo):
         return bytes([rd.YESNO, _seat(picture.cursor), _seat(picture.chosen)])
     if isinstance(picture, CheckShown):
-        return bytes([rd.CHECK, _seat(picture.target), rd.RESULTS.index(picture.result)])
+        return bytes([rd.CHECK, _seat(picture.target), answer(picture.result).light])
     if isinstance(picture, Countdown):
         left = max(0, min(65535, round(picture.left * 10)))
         total = max(0, min(65535, round(picture.total * 10)))
@@ -171,7 +175,7 @@ def led_level(picture: Picture, t: float = 0.0, cap: float = 1.0) -> float:
         else:
             level = 0.1                 # asked, nothing chosen yet: a faint glow
     elif isinstance(picture, CheckShown):
-        level = 1.0 if picture.result in ("red", "detective") else (
+        level = 1.0 if answer(picture.result).steady else (
             1.0 if rd.blink(t, 0.2) else 0.0)
     elif isinstance(picture, Countdown):
         left = picture.left - t

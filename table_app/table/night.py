@@ -4,6 +4,7 @@ ring, and the choices land when the window closes."""
 
 from __future__ import annotations
 
+from ..pads.answers import answer
 from ..pads.rings import CheckShown, Picture, RoleCard
 from ..rules import actions as A
 from ..rules import effects as E
@@ -45,8 +46,7 @@ class NightFlow:
     def check_result(self, f: E.CheckResult) -> None:
         """A check's answer: on the host's screen, and on the checker's ring only, one pixel
         like every other answer."""
-        result = f"result_{f.result}" if f.result in ("red", "black", "no") \
-            else role_clip(f.result)
+        result = answer(f.result).text or role_clip(f.result)
         self.ctx.tell("checked", by_t=f"window_{f.by}", seat=str(f.target), result_t=result)
         self._answer(f.audience, CheckShown(f.target, f.result))
 
@@ -59,10 +59,10 @@ class NightFlow:
         if f.killers:
             self.ctx.tell("witnessed", seat=str(f.target),
                           who=", ".join(str(k) for k in f.killers))
-            shown = CheckShown(f.killers[0], "detective")
+            shown = CheckShown(f.killers[0], "came")
         else:
             self.ctx.tell("witnessed_nobody", seat=str(f.target))
-            shown = CheckShown(f.target, "no")
+            shown = CheckShown(f.target, "nobody_came")
         self._answer(f.audience, shown)
 
     def role_changed(self, f: E.RoleChanged) -> None:
