@@ -596,6 +596,7 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
     host sees the roles."""
     from table_app.screen.render import BG, BIG_LABEL_W, Painter, draw_host
     drawn: list[tuple[str, pygame.Rect]] = []
+    fouls: list[tuple[str, pygame.Rect]] = []
 
     def luminance(c: tuple[int, int, int]) -> float:
         lin = [(v / 255) / 12.92 if v <= 10 else ((v / 255 + 0.055) / 1.055) ** 2.4 for v in c]
@@ -610,6 +611,8 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
                 # a contrast of 7:1 or more on the background (WCAG's AAA for small text)
                 assert (luminance(colour) + 0.05) / (luminance(BG) + 0.05) >= 7, (s, colour)
                 drawn.append((s, rect))
+            elif s and set(s) == {"F"}:
+                fouls.append((s, rect))                  # a seat's fouls' marks
             return rect
 
     def on_seat(rect: pygame.Rect, seat: pygame.Rect) -> bool:
@@ -631,7 +634,11 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
         names = Names({s: every[s % len(every)] for s in range(1, players + 1)})
         for with_names, hidden in ((names, False), (Names({}), False), (names, True)):
             view = host_view(table, with_names, now=clock.now())
+            # every seat with fouls (one to three): their marks clear of every label and seat
+            view = dataclasses.replace(view, seats=tuple(
+                dataclasses.replace(sv, fouls=1 + sv.seat % 3) for sv in view.seats))
             drawn.clear()
+            fouls.clear()
             buttons = draw_host(painter, surf, view, hide_roles=hidden)
             if SHOTS and (lang, players) == ("en", 30) and with_names.by_seat and not hidden:
                 pygame.image.save(surf, str(SHOTS / "host-night-30.png"))
@@ -650,6 +657,11 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
                 for s2, other in drawn[i + 1:]:
                     assert not rect.colliderect(other), (where, s2, other)
                 assert not any(on_seat(rect, seat) for seat in seats), where
+            assert len(fouls) == players
+            for i, (s, rect) in enumerate(fouls):
+                others = [r for _, r in drawn] + [r for _, r in fouls[i + 1:]]
+                assert rect.collidelist(others) == -1, (players, s, rect)
+                assert sum(on_seat(rect, seat) for seat in seats) == 0, (players, s, rect)
             # a seat's labels, as one block: its middle nearer its own seat than any other
             for k, seat in enumerate(seats):
                 block = [r for _, r in drawn[k * lines:(k + 1) * lines]]

@@ -187,6 +187,16 @@ def seat_role(role: str, lang: str, big: bool) -> str:
     return role_name(role, lang)
 
 
+def _inside(label: str, cx: int, cy: int, r: int,
+            centre: tuple[int, int]) -> tuple[tuple[int, int], str]:
+    """Where a big table's seat's fouls go: on a side, beside it towards the table's middle
+    (its label, anchored `label`, stands on its other side); at an end, to its right (the
+    next seat is a gap away); and how they anchor."""
+    if label == "midleft" or (not label and cx > centre[0] + r):
+        return (cx - r - 6, cy), "midright"
+    return (cx + r + 6, cy), "midleft"         # the left side's seat, or an end's
+
+
 def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicState,
                host: bool, area: tuple[int, int, int, int]) -> list[Button]:
     """The seats round the table, with the phase and the big timer in the middle."""
@@ -246,7 +256,12 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         if not sv.alive:
             d = int(18 * k)
             pg.draw.line(surf, RED, (cx - d, cy - d), (cx + d, cy + d), 3)
-        if sv.fouls:
+        if sv.fouls and big:
+            # on the table's side of the seat: its label has the other (they ran into it)
+            at, anchor = _inside(placed[sv.seat][2] if sv.seat in placed else "", cx, cy,
+                                 r, centre)
+            p.text(surf, "F" * sv.fouls, at, MIN_SIZE, ORANGE, True, anchor)
+        elif sv.fouls:
             p.text(surf, "F" * sv.fouls, (cx + int(22 * k), cy - r), MIN_SIZE, ORANGE, True)
         if host and sv.asked:
             pg.draw.circle(surf, TEXT, (cx + int(22 * k), cy + int(22 * k)), 5)
