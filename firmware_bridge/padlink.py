@@ -123,7 +123,11 @@ def unpack(kind, body):
 
 UPDATE_BODY = b"update"   # a frame of kind 9 with any other body is ignored
 SAFE_MODE_FLAG = "safemode"   # on the controller's flash: the next boot stays at the REPL
-ERROR_FILE = "error.txt"       # what made the controller fail at its start (safe mode)
+ERROR_FILE = "error.txt"       # what made the controller fail last (its traceback)
+FAULTS_FILE = "faults.txt"     # faults in play in a row (main.py): safe mode at FAULTS_MAX
+SAFE_REASON_FILE = "safe-reason.txt"   # why the board is in safe mode, in words
+FAULTS_MAX = 3                 # faults in play in a row that end in safe mode
+HEALTHY_MS = 60000             # a controller up this long has left its faults behind
 
 MAX_FRAME = 64   # bytes of payload; a longer run is noise
 WINDOW = 128     # a reliable frame is new only if its seq is at most this far ahead

@@ -25,6 +25,10 @@ LAYOUTS: dict[int, tuple[tuple[str, int, str], ...]]
 UPDATE_BODY: bytes
 SAFE_MODE_FLAG: str
 ERROR_FILE: str
+FAULTS_FILE: str
+SAFE_REASON_FILE: str
+FAULTS_MAX: int
+HEALTHY_MS: int
 MAX_FRAME: int
 WINDOW: int
 RESEND_MS: int

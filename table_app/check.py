@@ -409,6 +409,21 @@ def describe_pads(backend: Any) -> tuple[str, bool]:
     return (f"{name} pads", True)
 
 
+def _safe_mode_note(backend: Any, timeout: float = 30.0) -> str:
+    """A serial controller that does not answer may be in its safe mode (an update waited
+    for, a fault at its start, faults in play in a row): why, as it kept it on its flash.
+    The backend lets the port go first (the REPL is read through it)."""
+    if getattr(backend, "name", "") != "serial":
+        return ""
+    port = backend.current or backend.finder()
+    if not port:
+        return ""
+    backend.close()
+    from .firmware import safe_mode_reason
+    reason = safe_mode_reason(port, timeout)
+    return f"; it is in safe mode: {reason}" if reason else ""
+
+
 def check_sound(device: str | None) -> tuple[str, bool]:
     """Play the timer's tick on the audio output (the settings' `audio.device`), and name
     the outputs there are, so a club can choose one."""
@@ -498,6 +513,8 @@ def main(kind: str | None, wait: float, write: bool, audio: str | None,
         if wait_connected is not None:
             wait_connected(5.0)
         pads, ok = describe_pads(backend)
+        if not ok:
+            pads += _safe_mode_note(backend)
         print(pads)
         if not ok:
             return 2

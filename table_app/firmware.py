@@ -74,13 +74,36 @@ def install_command(port: str, mpremote: list[str] | None = None,
     # and the safe-mode flag, should it still be there: a REPL opened in the moment between
     # the board's start and main.py taking the flag interrupts main.py, and the reset below
     # would then bring the safe mode again instead of the new firmware
-    stale += (pl.SAFE_MODE_FLAG,)
+    stale += (pl.SAFE_MODE_FLAG, pl.FAULTS_FILE, pl.SAFE_REASON_FILE)
     cmd = [*(mpremote or ["mpremote"]), "connect", port, "resume", "exec",
            f"import os; [os.remove(n) for n in os.listdir() if n in {stale!r}]"]
     for f in files:
         # one copy per file, each to its own name: `:name` works on the Pico and anywhere else
         cmd += ["+", "fs", "cp", str(f), ":" + f.name]
     return cmd + ["+", "reset"]
+
+
+REASON_ASK = (f"import os; print('safe mode:', open({pl.SAFE_REASON_FILE!r}).read().strip()) "
+              f"if {pl.SAFE_REASON_FILE!r} in os.listdir() else print('no safe mode')")
+
+
+def safe_mode_reason(port: str, timeout: float = 20.0) -> str | None:
+    """Why the controller on `port` is in safe mode, as it wrote it on its flash (read
+    through its REPL, which only a board in safe mode or a bare MicroPython offers); None
+    when it says none, or cannot be reached. The port must be free (the table stopped)."""
+    mpremote = find_mpremote()
+    if mpremote is None or not os.path.exists(port):
+        return None
+    try:
+        proc = subprocess.run([*mpremote, "connect", port, "resume", "exec", REASON_ASK],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              timeout=timeout)
+    except (subprocess.TimeoutExpired, OSError):
+        return None                       # a running controller answers no REPL
+    for line in proc.stdout.splitlines():
+        if line.startswith("safe mode: "):
+            return line.removeprefix("safe mode: ").strip() or None
+    return None
 
 
 MPY_ASK = "import sys; print('mpy', getattr(sys.implementation, '_mpy', 0))"

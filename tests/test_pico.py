@@ -307,8 +307,13 @@ def test_forged_hellos_and_updates_on_the_link_are_dropped_and_the_game_goes_on(
     for who, challenge in ((b"guess", session.challenge), (secret, b"earlier!")):
         pads._received(bytes(pl.frame(pl.HELLO_REPLY, 0, pl.hello_reply(
             who, challenge, pl.PROTOCOL, 12, 12, b"\x01\x02\x03\x04", b"n" * 8, "6.6.6"))))
-    _emulated_wait(pico, 2.0)                   # the Pico's own 2 s: five of its beats
+    # the Pico's own 2 s, five of its beats (a board that reset into safe mode idles at its
+    # REPL, where the emulated time stands still: its resets say so)
+    t0 = pico.ctl.emu_ns()[0]
+    until(lambda: pico.ctl.emu_ns()[0] > t0 + 2e9
+          or int(pico.ctl.cmd("resets").split()[1]) != resets, 120)
     assert int(pico.ctl.cmd("resets").split()[1]) == resets       # no safe mode
+    assert pico.ctl.emu_ns()[0] > t0 + 2e9
     assert session.key == key and session.stats["connects"] == connects
     assert session.stats["bad_frames"] >= bad + 2
     # the Pico counted both updates bad (its STATS come with its beats)
@@ -445,7 +450,78 @@ def test_a_fault_at_the_start_ends_in_safe_mode_not_a_boot_loop(
         board.stop()
     assert alive.strip() == "alive" and resets == 2
     assert "TypeError" in error and "controller.py" in error
-    assert pl.SAFE_MODE_FLAG not in listing                  # taken: the next boot runs
+    # (the flag stays till an install takes it: a soft reboot by the Pi's bytes at the REPL
+    # would otherwise start the faulty controller again)
+    assert pl.SAFE_MODE_FLAG in listing
+
+
+FAULT_IN_PLAY = """
+
+def run():
+    # (the test's: the controller plays 6 s of its time, then fails, at every boot)
+    c = Controller(sys.stdin.buffer, sys.stdout.buffer)
+    while time.ticks_ms() < 6000:
+        c.step()
+        time.sleep_ms(1)
+    raise RuntimeError("a fault in play")
+"""
+
+
+def test_a_fault_in_play_that_repeats_ends_in_safe_mode_with_its_reason(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """#50, 4: a fault after the first 5 s reset the board at once, every time, for good
+    (the rings dark). Now each restart waits longer (1 s, then 2 s, the watchdog fed), the
+    third fault in a row ends in safe mode, and `table-app check` says why."""
+    from firmware_bridge import padlink as pl
+    from table_app.check import _safe_mode_note
+    from table_app.firmware import FILES, FIRMWARE
+    host = pico_host()
+    folder = tmp_path_factory.mktemp("faulty")
+    files = folder / "files"
+    files.mkdir()
+    for name in FILES:
+        (files / name).write_bytes((FIRMWARE / name).read_bytes())
+    (files / "controller.py").write_text((FIRMWARE / "controller.py").read_text()
+                                         + FAULT_IN_PLAY)
+    board = host.Board.start(str(files), str(folder / "ttyPICO"), wait=False)
+    try:
+        # the start's reset, then one a fault: three faults, the third into safe mode
+        assert until(lambda: int(board.ctl.cmd("resets").split()[1]) >= 4, 240)
+        at = board.ctl.emu_ns()[0] / 1e9
+        # three runs of 6 s and the two waits between them (1 s, 2 s), in the Pico's time
+        assert at >= 3 * 6 + 1 + 2, at
+        # and it stays: 10 s of its own time at the REPL with no reset (a watchdog left
+        # running would reset it every 2 s, or 8 s as the wait between restarts sets it)
+        board.wait_repl(60)
+        alive = board.exec("import time; time.sleep(10); print('alive')", timeout=120)
+        resets = int(board.ctl.cmd("resets").split()[1])
+        error = board.exec(f"print(open({pl.ERROR_FILE!r}).read())")
+        listing = board.exec("import os; print(os.listdir())")
+        board._close_repl()
+        # what `table-app check` says of a controller that does not answer
+        from table_app.clock import MonotonicClock
+        from table_app.pads.serial_pads import SerialPads
+        pads = SerialPads(12, lambda ev: None, MonotonicClock(), finder=lambda: str(board.link),
+                          secret=b"club secret")
+        pads.start()
+        try:
+            assert not pads.wait_connected(3.0)
+            # (a real Pico's REPL answers in a moment; the emulated one's much slower)
+            note = _safe_mode_note(pads, timeout=120)
+        finally:
+            pads.close()
+        if not note:                       # what the REPL said instead
+            from table_app.firmware import REASON_ASK, find_mpremote
+            note = subprocess.run([*(find_mpremote() or []), "connect", str(board.link),
+                                   "resume", "exec", REASON_ASK], capture_output=True,
+                                  text=True, timeout=120).stdout
+    finally:
+        board.stop()
+    assert resets == 4 and alive.strip() == "alive"
+    assert "RuntimeError: a fault in play" in error
+    assert pl.SAFE_MODE_FLAG in listing and pl.FAULTS_FILE not in listing, listing
+    assert note == ("; it is in safe mode: it failed 3 times in a row in play "
+                    "(the last: RuntimeError: a fault in play)"), note
 
 
 def test_a_pi_that_stops_reading_never_stalls_the_scan(pico: Any) -> None:
