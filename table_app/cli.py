@@ -10,6 +10,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
+from .paths import failed_starts, note_failed_start
 from .rules import (
     BUILTIN_FORMATS,
     Format,
@@ -181,10 +182,17 @@ def cmd_play(args: argparse.Namespace) -> int:
         if refused:
             print(f"table-app: {refused}", file=sys.stderr)
             return 2
+    if not args.demo:
+        failed, last = failed_starts()
+        if failed:
+            # the host learns on the setup screen why the table did not come up before
+            args.notices.append(("failed_starts", f"{failed} × {last}"))
     try:
         return run.demo(args) if args.demo else run.play(args)
     except (RulesError, ValueError, OSError, JournalError, PadError) as exc:
         print(f"table-app: {exc}", file=sys.stderr)
+        if not args.demo:
+            note_failed_start(str(exc))
         return 2
     except KeyboardInterrupt:             # Ctrl-C anywhere: a quiet stop, the journal kept
         print("table-app: stopped (the game resumes where it was)", file=sys.stderr)

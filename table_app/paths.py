@@ -24,6 +24,42 @@ def state_dir() -> Path:
     return Path(os.environ.get("XDG_STATE_HOME", Path.home() / ".local" / "state")) / "table-app"
 
 
+def failed_starts_path() -> Path:
+    """Why the table failed to start, a line a failed start (the app's own reason, or
+    systemd's result for a start that never reached it: the unit's ExecStopPost), until the
+    setup screen has shown them to the host."""
+    return state_dir() / "failed-starts"
+
+
+def note_failed_start(why: str) -> None:
+    """Add a failed start's reason (one line, with its time) for the next setup screen."""
+    import time
+    line = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()) + " " + " ".join(why.split())
+    path = failed_starts_path()
+    try:
+        private_folder(path.parent)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        try:
+            os.fchmod(fd, 0o600)          # like every file of the app's: its owner's only
+            os.write(fd, (line[:300] + "\n").encode("utf-8"))
+        finally:
+            os.close(fd)
+    except OSError:
+        pass                    # a full or read-only disk: the journal of the system has it
+
+
+def failed_starts() -> tuple[int, str]:
+    """How many failed starts came before this one, and the last one's line (0, '': none);
+    read once: the record is gone after (the setup screen has said it)."""
+    path = failed_starts_path()
+    try:
+        lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+        path.unlink()
+    except (OSError, UnicodeDecodeError):
+        return 0, ""
+    return len(lines), (lines[-1] if lines else "")
+
+
 def private_folder(folder: Path) -> Path:
     """`folder`, made where it is missing with 0700 whatever the umask (its missing parents
     too, when they are this app's own). A folder that is already there (one the user chose, a

@@ -304,3 +304,43 @@ def test_a_watchdog_message_never_waits_for_systemd(tmp_path: Path, systemd: Sys
     finally:
         del os.environ["NOTIFY_SOCKET"]
     assert sent[0] and not all(sent)
+
+
+def test_a_failed_start_is_shown_on_the_next_setup_screen(tmp_path: Path,
+                                                           systemd: Systemd) -> None:
+    """A table that cannot start (here: no screen) writes why, and systemd's result for a
+    start that never got so far is written beside it by the unit (ExecStopPost); the next
+    start that reaches the setup screen shows the host how many failed and the last reason,
+    once (the start limit stopped the loop, and the host learned nothing of it)."""
+    env = _env(tmp_path, SDL_VIDEODRIVER="nosuchdriver")
+    failed = subprocess.run([sys.executable, "-m", "table_app", "--silent", "--no-record",
+                             "--journal", str(tmp_path / "game.journal")],
+                            capture_output=True, text=True, env=env, timeout=120)
+    assert failed.returncode == 2, failed.stderr
+    record = tmp_path / "state" / "table-app" / "failed-starts"
+    lines = record.read_text().splitlines()
+    assert len(lines) == 1 and "nosuchdriver" in lines[0], lines
+    assert record.stat().st_mode & 0o077 == 0, oct(record.stat().st_mode)  # its owner's only
+    # the unit's own line for a start that died before it could say why
+    unit = (Path(__file__).parents[1] / "hardware" / "pi" / "table-app.service").read_text()
+    post = next(ln for ln in unit.splitlines() if ln.startswith("ExecStopPost="))
+    command = post.removeprefix("ExecStopPost=").lstrip("-").replace("$$", "$").replace("%%", "%") \
+        .replace("@DATA@", str(tmp_path / "state"))
+    for result, status in (("exit-code", "1"), ("exit-code", "2"), ("success", "0")):
+        subprocess.run(["/bin/sh", "-c", command.removeprefix("/bin/sh -c ").strip("'")],
+                       env={"SERVICE_RESULT": result, "EXIT_CODE": "exited",
+                            "EXIT_STATUS": status, "PATH": os.environ["PATH"]}, check=True)
+    lines = record.read_text().splitlines()
+    assert len(lines) == 2 and lines[1].endswith("systemd: exit-code, exited 1"), lines
+    record.unlink()
+    subprocess.run(["/bin/sh", "-c", command.removeprefix("/bin/sh -c ").strip("'")],
+                   env={"SERVICE_RESULT": "signal", "EXIT_CODE": "killed", "EXIT_STATUS": "9",
+                        "PATH": os.environ["PATH"]}, check=True)
+    assert record.stat().st_mode & 0o077 == 0                      # the unit's too
+    record.write_text("\n".join(lines) + "\n")
+    said, _ = _opening(tmp_path, systemd)
+    assert said[0].startswith("READY=1\nSTATUS=setup screen; "), said
+    assert "2 × " in said[0] and "systemd: exit-code, exited 1" in said[0], said
+    assert not record.exists()                     # said once
+    again, _ = _opening(tmp_path, systemd)
+    assert "×" not in again[0], again
