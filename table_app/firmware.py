@@ -260,7 +260,7 @@ def _probe(ser: Any, port: str, secret: bytes, listen: float, update: bool,
     reply = _exchange(ser, decoder, pl.HELLO, pl.pack(pl.HELLO, protocol=pl.PROTOCOL,
                                                       challenge=challenge), 1,
                       want=pl.HELLO_REPLY)
-    hello = pl.unpack(pl.HELLO_REPLY, reply or b"")
+    hello = reply_fields(reply or b"")
     if "ring" not in hello:
         raise FirmwareError(f"the controller on {port} sends frames but does not answer "
                             f"the handshake: unplug it, plug it in again, and retry")
@@ -294,6 +294,16 @@ def _probe(ser: Any, port: str, secret: bytes, listen: float, update: bool,
                                 "firmware may be too old; hold BOOTSEL and flash it "
                                 "(see hardware/README.md)")
     return info
+
+
+def reply_fields(reply: bytes) -> dict[str, Any]:
+    """A hello's reply's fields, of any protocol: protocol 3's (firmware 0.5, which clubs
+    update from) had no nonce before its proof."""
+    hello = pl.unpack(pl.HELLO_REPLY, reply)
+    if hello.get("protocol", pl.PROTOCOL) < 4:
+        hello = pl.unpack(pl.HELLO_REPLY, reply[:7] + bytes(8) + reply[7:])
+        hello.pop("nonce", None)
+    return hello
 
 
 def _exchange(ser: Any, decoder: pl.Decoder, kind: int, body: bytes, seq: int, want: int,

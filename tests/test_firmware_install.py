@@ -239,3 +239,18 @@ def test_one_install_puts_the_firmware_on_every_controller_of_a_big_table(
     finally:
         for fw in boards:
             fw.close()
+
+
+def test_an_older_controller_s_reply_is_read_as_its_protocol_wrote_it() -> None:
+    # protocol 3 (firmware 0.5) had no nonce before the proof: read as protocol 4's, its
+    # version was cut in two (the install said "firmware 614c311b7e5b2d")
+    from firmware_bridge import padlink as pl
+    from table_app.firmware import reply_fields
+    old = (bytes([3, 12, 12]) + b"\x01\x02\x03\x04" + b"p" * 8 + b"0.5.2 e6614c311b7e5b2d")
+    got = reply_fields(old)
+    assert got["version"] == "0.5.2 e6614c311b7e5b2d" and got["proof"] == b"p" * 8
+    assert got["protocol"] == 3 and "nonce" not in got
+    new = pl.hello_reply(b"s", b"c" * 8, pl.PROTOCOL, 12, 12, b"\x01\x02\x03\x04", b"n" * 8,
+                         "0.6.0 e6614c311b7e5b2d")
+    got = reply_fields(new)
+    assert got["version"] == "0.6.0 e6614c311b7e5b2d" and got["nonce"] == b"n" * 8
