@@ -4,8 +4,8 @@
 
 Writes the pad's printed parts as they print (pad/base.stl, collar.stl, hood.stl, diffuser.stl),
 the hood's test coupon (pad/coupon.stl), the whole pad in place (pad/assembled.stl), its
-pictures (pad-front.png, pad-back.png, pad-exploded.png, pad-section.png), pad/sightline.svg, controller.svg, pad.svg, pi-rings.svg,
-power-and-cables.md and the parts lists in README.md.
+pictures (pad-front.png, pad-back.png, pad-exploded.png, pad-section.png), pad/sightline.svg,
+controller.svg, pad.svg, pi-rings.svg, power-and-cables.md and the parts lists in README.md.
 """
 
 from __future__ import annotations

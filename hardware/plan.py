@@ -17,7 +17,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
 
+import protection  # noqa: E402
 from firmware_bridge import fwconfig  # noqa: E402
 from firmware_bridge import ringdraw as rd  # noqa: E402
 from table_app.pads.multi import JACKS, controllers_for  # noqa: E402
@@ -265,6 +267,7 @@ def plan() -> str:
     pico_ma = PICO_MA
     dark_ma = idle_ma()
     supply_a = supply_amps(table_ma + pico_ma + dark_ma)
+    lead_v = (table_ma + pico_ma) / 1000 * 2 * 2.0 * 0.021   # the supply's lead, 2 m
     out = [
         "# Power budget and cable plan",
         "",
@@ -294,9 +297,9 @@ def plan() -> str:
         f"- With the Pico and the level shifters ({pico_ma:.0f} mA): "
         f"{table_ma + pico_ma + dark_ma:.0f} mA at most. Supply: 5 V, {supply_a:.1f} A or more "
         f"(half again over the most it draws); the fuse F1: 3.15 A slow, and a 0.5 A "
-        f"resettable fuse in each jack's 5 V, so one crushed cord trips its own and the "
-        f"table plays on (a short on one cord draws more than F1's rating on a 3 A "
-        f"supply long before F1 blows, and takes every ring down with the supply).",
+        f"resettable fuse in each jack's 5 V, meant to trip on a crushed cord so the "
+        f"table plays on; whether it does depends on how the supply behaves in a short "
+        f"(see Protection, worked out, below: an adaptor that hiccups may never let it trip).",
         "",
         "## Cables",
         "",
@@ -337,9 +340,11 @@ def plan() -> str:
         "whose supply is not up yet (a pad plugged in, a cord's 5 V contacts last to meet).",
         "",
         "The supply's own lead to the controller box: 18 AWG (0.021 ohm a metre a conductor),",
-        f"at most 2 m: {(table_ma + pico_ma) / 1000 * 2 * 2.0 * 0.021 * 1000:.0f} mV at the "
+        f"at most 2 m: {lead_v * 1000:.0f} mV at the "
         "most the table draws.",
     ]
+    out += protection.section(worst_ring / 1000, lead_v,
+                              (table_ma + pico_ma + dark_ma) / 1000)
     return "\n".join(out + big_table())
 
 

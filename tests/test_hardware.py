@@ -358,3 +358,49 @@ def test_a_big_table_s_boxes_cords_and_usb_cables_are_worked_out_from_its_geomet
     assert abs(big["total"] - (big["pads"] + big["controllers"] + big["pi"] + big["strip"])) < 1e-9
     assert big["pads"] > 30 * (parts.total(parts.PAD) - 2.0)
     assert f"**{big['total']:.0f} USD** |" in (HW / "README.md").read_text()
+
+
+def test_the_protection_figures_are_the_ones_worked_out() -> None:
+    """Issue #52, findings 5-7: the per-jack fuse and a 28 AWG cord in the voltage drop, the
+    fuse's trip against the supply's behaviour, and an RJ45 in an Ethernet or PoE port; the
+    figures in power-and-cables.md are protection.py's, worked out again here by hand."""
+    import plan
+    import protection as pr
+    text = plan.plan()
+    ring_a = 0.181
+    # the fuse at the worst ring's 181 mA: 74-139 mV new, 212 mV after a trip; 2 m of 28 AWG
+    # about 60 mV (+5 V on two conductors, the return on four)
+    assert round(ring_a * pr.FUSE_R_MIN * 1000) == 74
+    assert round(ring_a * pr.FUSE_R_TRIPPED * 1000) == 212
+    assert 55 < ring_a * 2.0 * 0.213 * (1 / 2 + 1 / 4) * 1000 < 62
+    assert 55 < ring_a * pr.cord_ohms(2.0, 28) * 1000 < 62
+    rows = pr.drop_rows(ring_a, 0.130)
+    assert {(r["awg"], r["metres"]) for r in rows} >= {(24, 2.0), (28, 2.0), (28, 5.0)}
+    worst = min(r["ring_v"] for r in rows)
+    assert worst == pytest.approx(5 - 0.130 - ring_a * (5 * 0.213 * 0.75 + 1.17), abs=1e-6)
+    assert worst > 3.5                                  # the WS2812B still runs
+    assert "## Protection, worked out" in text
+    assert "| 2.0 m, 28 AWG | 58 mV | 74-139 mV |" in text
+    # the trip: 4 s at 2.5 A is the datasheet's point; nothing at or below the hold current
+    assert pr.trip_seconds(2.5) == pytest.approx(4.0)
+    assert pr.trip_seconds(0.5) == float("inf") and pr.trip_seconds(1.5) > 4.0
+    # a hiccup's bursts of 4 A heat it past 0.5 A only above (0.5 / 4)^2 of the time
+    assert pr.hiccup_duty_max(4.0) == pytest.approx(0.015625)
+    assert pr.hiccup_rms(4.0, 15, 1000) < pr.FUSE_HOLD_A < pr.hiccup_rms(4.0, 20, 1000)
+    # the box draws up to 1.65 A: a 3 A supply limiting at 105 % leaves the short 1.5 A
+    box_a = 1.651
+    assert 3.0 * 1.05 - box_a < pr.FUSE_TRIP_TEST_A
+    assert pr.supply_limit_needed(box_a) == pytest.approx(4.151)
+    assert "4.15 A or more: a 5 V 5 A one" in text
+    assert 1.5 * 4.0 >= 5.0 * 1.2                      # F1 4 A slow carries a 5 A supply's limit
+    # an Ethernet port: DATA to GND through a winding, 5 V / 34 ohm ~ 150 mA, over 25 mA
+    assert 140 < pr.ethernet_ma(33.0) < 155 and pr.ethernet_ma(33.0) > pr.BUFFER_ABS_MAX_MA
+    assert pr.ethernet_ma(220.0) <= pr.BUFFER_ABS_MAX_MA
+    first, ns = pr.edge_ns(220.0, 5.0)
+    assert first == pytest.approx(2 * 5 * 100 / 320) and first < pr.WS_VIH
+    assert ns == pytest.approx(75.0) and ns < pr.WS_T0H_MIN_NS
+    assert "about 147 mA from a 74AHCT125 output rated 25 mA" in text
+    assert "24-48 V on pins 4-5 against 7-8" in text
+    readme = (HW / "README.md").read_text()
+    assert "a pad's cord in a network port does nothing" not in readme
+    assert "Protection, worked out" in readme
