@@ -725,7 +725,6 @@ def test_the_simulator_shows_a_big_table_as_its_controllers(players: int) -> Non
     got: list[object] = []
     surf = pygame.Surface((480, 480))
     pads = SimPads(MAX_SEATS, got.append, FakeClock(), size=(480, 480), surface=surf)
-    pads.start()
     pads.set_table(players)
     pads.lang = "ru"
     window = pygame.Rect(0, 0, 480, 480)

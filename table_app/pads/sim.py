@@ -131,11 +131,15 @@ class SimPads(PadBackend):
         if self.own_window:
             pygame.display.set_caption("Mafia table: pad simulator")
             self.surface = pygame.display.set_mode(self.size)
+        self._fonts()
+        self.draw()
+
+    def _fonts(self) -> None:
+        import pygame
         pygame.font.init()
         path = FONT if Path(FONT).exists() else None
         self._font = pygame.font.Font(path, SEAT_SIZE)
         self._small = pygame.font.Font(path, TEXT_SIZE)
-        self.draw()
 
     def close(self) -> None:
         import pygame
@@ -220,6 +224,8 @@ class SimPads(PadBackend):
         t = self.clock.now() if t is None else t
         surf = self.surface
         w, h = self.size
+        if self._font is None:
+            self._fonts()           # (drawn on a surface of the table's window, unstarted)
         surf.fill(BACKGROUND)
         self.said = []
         big = self.table > JACKS
