@@ -670,3 +670,44 @@ def test_the_start_key_asks_past_unseen_seats_as_the_button_does(tmp_path: Path)
     assert window._handle([s])
     assert [c.cmd for c in sent] == [("start",)]                   # S again: it starts
     assert window.screen.confirm is None                           # and asks no more
+
+
+def test_with_roles_hidden_the_host_screen_tells_no_death_before_the_morning(
+        tmp_path: Path) -> None:
+    """A new host's trial: the night's victim was crossed out on the host's screen from the
+    last window on, roles hidden, before the morning said it; and "Movement at night: seat
+    12" right after the Detective's window named him. Hidden, the screen is drawn as the
+    room knows the table; the host peeks (his button) for both."""
+    from dataclasses import replace
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, fmt_id="yakuza", players=12)
+
+    def ahead(t):  # type: ignore[no-untyped-def]
+        if t.stage != "play":
+            return False
+        view = host_view(t, now=clock.now())
+        return any(h.alive != p.alive for h, p in zip(view.seats, view.public.seats,
+                                                      strict=True))
+    table = run_virtual(app, bots, clock, until=ahead)
+    view = host_view(table, now=clock.now())
+    dead = [h.seat for h, p in zip(view.seats, view.public.seats, strict=True)
+            if h.alive != p.alive]
+    assert dead and table.game.phase == "night", (dead, table.game.phase)
+    as_known = replace(view, seats=tuple(replace(h, alive=p.alive) for h, p in
+                                         zip(view.seats, view.public.seats, strict=True)))
+
+    def pixels(v, hide: bool) -> bytes:  # type: ignore[no-untyped-def]
+        surf = _surface()
+        draw_host(Painter(), surf, v, hide_roles=hide)
+        return pygame.image.tobytes(surf, "RGB")
+    assert pixels(view, True) == pixels(as_known, True)           # hidden: nobody is out yet
+    assert pixels(view, False) != pixels(as_known, False)         # peeking: the host knows
+    # a seat's movement at night: hidden with the roles, there when the host peeks
+    table.night.out_of_turn(next(s for s in range(1, 13) if s not in dead))
+    view = host_view(table, now=clock.now())
+    moved = [n for n in view.notes if "ovement" in n]
+    assert moved and all(n in view.secrets for n in moved), (view.notes, view.secrets)
+    hidden, shown = Painter(keep=True), Painter(keep=True)
+    draw_host(hidden, _surface(), view, hide_roles=True)
+    draw_host(shown, _surface(), view, hide_roles=False)
+    assert not [s for s in hidden.drawn or [] if "ovement" in s]
+    assert [s for s in shown.drawn or [] if "ovement" in s]

@@ -102,8 +102,9 @@ def seconds_shown(left: float) -> int:
 #: the notes the host must not miss (movement at night, a pad, the disk; and any note the
 #: table could not put in words of its own: a refusal, a driver's message)
 ALERTS = ("movement", "pad_", "disk_", "act_late", "undo_skip_late")
-#: the notes that say who holds what, or whom a role chose (a check, the Hobo's witness)
-SECRETS = ("decided", "checked", "witnessed", "role_changed")
+#: the notes that say who holds what, or whom a role chose (a check, the Hobo's witness);
+#: and a seat's movement at night (a role that pressed just after his window closed)
+SECRETS = ("decided", "checked", "witnessed", "role_changed", "movement")
 
 
 def public_state(table: Table, names: Names | None = None, totals: tuple[

@@ -321,14 +321,19 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
               hide_roles: bool = False, keys: tuple[str, ...] = ()) -> list[Button]:
     """The host's screen: the whole table, roles and choices, and the command buttons; with
     `hide_roles`, nothing says who holds what (a player beside the host can read a 7-inch
-    panel): no role, no awake or asked mark on the seats, no night choice, no note that
-    tells a role or a choice."""
+    panel): no role, no awake or asked mark on the seats, no night choice, no death before
+    the room hears it, no note that tells a role or a choice (a seat's movement at night
+    too: a role pressing just after his window was named by it)."""
     surf.fill(BG)
     pub = view.public
     lang = pub.lang
     seats = view.seats
     if hide_roles:
-        seats = tuple(replace(sv, role="", awake=False, asked=False) for sv in seats)
+        # who is out as the room knows it: the night's losses are the host's from the last
+        # window on, and a crossed-out seat before the morning told the night's kill
+        known = {sv.seat: sv.alive for sv in pub.seats}
+        seats = tuple(replace(sv, role="", awake=False, asked=False,
+                              alive=known.get(sv.seat, sv.alive)) for sv in seats)
         view = replace(view, choices=(), notes=tuple(n for n in view.notes
                                                      if n not in view.secrets))
     buttons = draw_table(p, surf, seats, pub, True, (0, 0, 480, 480))
