@@ -452,6 +452,10 @@ def _host_commands(p: Painter, surf: Any, view: HostView, x: int) -> list[Button
         ("start", ("confirm", "begin") if view.unseen else ("start",)),
         ("resume" if pub.paused else "pause", ("resume",) if pub.paused else ("pause",)),
         ("skip", ("skip",)), ("undo", ("undo",))]
+    if view.unseen and view.pending == "start":
+        # the deal is over and seats never looked: their turn again (a player who missed
+        # his 5 s could never see his role), or start past them
+        row[1] = ("look_again", ("again",))
     if pub.phase == "over":
         # the game is over and kept: the next one on one tap (it asked again, on a button
         # that appeared elsewhere, and the same button tapped again did nothing)

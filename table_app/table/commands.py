@@ -24,6 +24,8 @@ class Dealing(Protocol):
 
     def host_start(self) -> None: ...
 
+    def look_again(self) -> None: ...
+
     def assign(self, seat: int, role: str) -> None: ...
 
 
@@ -46,6 +48,7 @@ class HostCommands:
             "disqualify": lambda args: self._foul(A.Disqualify, "disqualify", args),
             "act": self._act,
             "call": lambda args: deal.call(args[0] if args else None),
+            "again": lambda args: deal.look_again(),
             "assign": self._assign,
         }
 

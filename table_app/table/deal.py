@@ -24,6 +24,7 @@ class DealFlow:
     def __init__(self, ctx: TableContext) -> None:
         self.ctx = ctx
         self.viewer = 0              # app deal: whose turn it is to look at his role
+        self.to_look: list[int] = []  # app deal: the seats whose turn comes, in order
         self.registering: list[str] = []
         self.calls_started = False   # a card deal: the host said the cards are dealt
         self.registered: dict[int, str] = {}
@@ -48,6 +49,19 @@ class DealFlow:
         ctx.writer.deal(roles)
         ctx.stage = TableStage.DEAL
         self.viewer = 0
+        self.to_look = list(range(1, cfg.players + 1))
+        self._next_viewer()
+
+    def look_again(self) -> None:
+        """The host gives the seats that missed their turn another one, each as long, in
+        seat order (a player who missed his 5 s could never see his role: the host had only
+        "start anyway" or a new game)."""
+        unseen = self.unseen()
+        if self.ctx.stage is not TableStage.READY or not unseen:
+            self.ctx.tell("look_again_none")
+            return
+        self.ctx.stage = TableStage.DEAL
+        self.to_look = unseen
         self._next_viewer()
 
     def ready(self, note: str, **fields: str) -> None:
@@ -87,8 +101,8 @@ class DealFlow:
         self._next_viewer()
 
     def _next_viewer(self) -> None:
-        self.viewer += 1
-        if self.viewer > self.ctx.cfg.players:
+        self.viewer = self.to_look.pop(0) if self.to_look else 0
+        if not self.viewer:
             # "every player has seen his role" only when each held his button in his turn
             unseen = self.unseen()
             if unseen:
