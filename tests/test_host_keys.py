@@ -38,6 +38,8 @@ def test_disqualify_seat_twelve_and_act_for_a_seat(keys) -> None:  # type: ignor
     hk.handle_pygame(key(pygame.K_d, text="d"))
     hk.handle_pygame(key(pygame.K_LSHIFT, shift=True))
     hk.handle_pygame(key(pygame.K_EQUALS, shift=True, text="+"))
+    assert sent == [] and hk.mode == ["disqualify", "12"]      # not yet: Enter confirms
+    hk.handle_pygame(key(pygame.K_RETURN, text="\r"))
     hk.handle_pygame(key(pygame.K_a, text="a"))
     hk.handle_pygame(key(pygame.K_0, shift=True, text=")"))
     hk.handle_pygame(key(pygame.K_SPACE, shift=True, text=" "))
@@ -64,3 +66,17 @@ def test_a_stray_key_cancels_a_half_typed_command(keys) -> None:  # type: ignore
     hk.handle_pygame(key(pygame.K_x, text="x"))                  # ...a stray key cancels
     hk.handle_pygame(key(pygame.K_3, shift=True, text="#"))
     assert sent == []
+
+
+def test_a_disqualification_by_keyboard_asks_for_enter(keys) -> None:  # type: ignore[no-untyped-def]
+    """A new host's trial: D then Shift+- removed seat 11 at once, where a tap asks twice.
+    Now Enter confirms; any other key lets it go (and is not taken as anything else)."""
+    hk, sent = keys
+    hk.handle_pygame(key(pygame.K_d, text="d"))
+    hk.handle_pygame(key(pygame.K_MINUS, shift=True, text="_"))
+    hk.handle_pygame(key(pygame.K_s, text="s"))                  # a slip: let go, not Start
+    assert sent == [] and hk.mode == []
+    hk.handle_pygame(key(pygame.K_d, text="d"))
+    hk.handle_pygame(key(pygame.K_MINUS, shift=True, text="_"))
+    hk.handle_pygame(key(pygame.K_RETURN, text="\r"))
+    assert sent == [Host(("disqualify", "11"))]

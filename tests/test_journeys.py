@@ -143,9 +143,12 @@ class Host:
 
     def command(self, letter: str, *seats: int) -> None:
         """A host's keyboard command at once (a vote's ballots go in its 10 s): the letter,
-        then Shift and each seat's key (A 3 5: act for seat 3, his choice seat 5)."""
+        then Shift and each seat's key (A 3 5: act for seat 3, his choice seat 5); a
+        disqualification then Enter."""
         keys = [(getattr(pygame, f"K_{letter}"), letter, False)]
         keys += [(SEAT_KEYS[s - 1], "", True) for s in seats]
+        if letter == "d":
+            keys.append((pygame.K_RETURN, "\r", False))   # a removal: Enter confirms it
         for key, char, shift in keys:
             mod = pygame.KMOD_SHIFT if shift else 0
             for kind in (pygame.KEYDOWN, pygame.KEYUP):

@@ -522,7 +522,9 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         # a command half typed on the keyboard (F, D or A, then Shift and seat keys): what
         # it is so far, and what it waits for
         so_far = t(keys[0], lang) + "".join(f" #{k}" for k in keys[1:])
-        for i, r in enumerate(wrap(p, f"{so_far}: {t('keys_then', lang)}", 14, w, True)[:2]):
+        then = t("keys_confirm" if keys[0] == "disqualify" and len(keys) == 2 else "keys_then",
+                 lang)
+        for i, r in enumerate(wrap(p, f"{so_far}: {then}", 14, w, True)[:2]):
             p.text(surf, r, (x, 426 + 18 * i), 14, AMBER, True, width=w)
     elif selected is not None and pub.phase != "over":     # a finished game has no fouls
         sel = str(selected)

@@ -4,7 +4,7 @@
     Space      pause / resume
     Enter      skip the running speech or window
     U          undo the last foul, disqualification or act-for-a-seat
-    F, then a seat key with Shift: foul;   D, then Shift+seat: disqualify
+    F, then a seat key with Shift: foul;   D, then Shift+seat, then Enter: disqualify
     A, then Shift+seat, then Shift+target (or Shift+Space for nothing): act for that seat
 """
 
@@ -36,6 +36,11 @@ class HostKeys:
         if not key:
             return None                   # Shift alone, an arrow, a key with no character
         if self.mode:
+            if self.mode[0] == "disqualify" and len(self.mode) == 2:
+                # a removal is not undone by a slip of the finger: Enter confirms it (as a
+                # second tap does on the screen); any other key lets it go
+                cmd, self.mode = tuple(self.mode), []
+                return Host(cmd) if key == "\r" else None
             if key in SEAT_KEYS and shift:
                 self.mode.append(str(SEAT_KEYS.index(key) + 1))
             elif key == " " and shift and self.mode[0] == "act" and len(self.mode) == 2:
@@ -44,7 +49,7 @@ class HostKeys:
                 self.mode = []
                 return None
             need = 3 if self.mode[0] == "act" else 2
-            if len(self.mode) == need:
+            if len(self.mode) == need and self.mode[0] != "disqualify":
                 cmd, self.mode = tuple(self.mode), []
                 return Host(cmd)
             return None
