@@ -15,7 +15,7 @@ gathered silently and only totals are said; rings are dimmed to the night's and 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, assert_never
 
 from ..pads import Confirmed, OutOfTurn, PadPanel, Pressed, Released
 from ..pads.events import PadEdge, PadFault, PadHeld, PadLevel, PadLink, PadRecovered
@@ -31,7 +31,7 @@ from .day import DayFlow
 from .deal import DealFlow
 from .kinds import Ask, TableStage, Timed
 from .night import NightFlow
-from .questions import Question, Questions
+from .questions import Questions
 from .timers import Timer
 
 #: the pad reasons the host reads in his language: (the word's key, how the reason begins)
@@ -61,49 +61,6 @@ class Table:
         self.pause_reasons: set[str] = set()
         ctx.on_effect = self._effect
         ctx.after = self._after
-        # what each effect of the rules and each timer that runs out leads to (a timer's
-        # handler that moves the game on itself says so: no `_after` once it is done)
-        self._effects: dict[type, Callable[[Any], None]] = {
-            E.PhaseBegins: self._phase_begins,
-            E.Wake: self.night.wake,
-            E.Sleep: self.night.sleep,
-            E.Decided: self.night.decided,
-            E.CheckResult: self.night.check_result,
-            E.Witness: self.night.witness,
-            E.RoleChanged: self.night.role_changed,
-            E.Speech: self.day.speech,
-            E.VoteOpens: self.day.vote_opens,
-            E.TakeAwaited: self.day.take_awaited,
-        }
-        self._expired: dict[Timed, tuple[Callable[[], None], bool]] = {
-            Timed.WINDOW: (self.night.close_window, True),
-            Timed.DAWN: (self.night.morning, True),
-            Timed.SPEECH: (self.day.speech_over, False),
-            Timed.VOTE: (self.day.close_vote, False),
-            Timed.REMOVEALL: (self.day.close_vote, False),
-            Timed.TAKE: (self.day.take_over, True),
-            Timed.DUSK: (self.day.evening, True),
-            Timed.REGISTER: (self.dealing.register_over, False),
-            Timed.VIEW: (self.dealing.view_over, False),
-        }
-        # each event of the pads: its handler, and whether it is handled while paused (a
-        # fault and its recovery are; a press waits for the game to go on)
-        self._pad_handlers: dict[type, tuple[Callable[[Any], None], bool]] = {
-            PadFault: (self._pad_fault, True),
-            PadRecovered: (self._pad_recovered, True),
-            OutOfTurn: (self._out_of_turn, False),
-            Pressed: (lambda ev: self.dealing.pressed(ev.seat), False),
-            Released: (lambda ev: self.dealing.released(ev.seat), False),
-            Confirmed: (lambda ev: self.confirmed(ev.seat, ev.choice), False),
-        }
-        self._answers: dict[Ask, Callable[[int, Question, int | None], None]] = {
-            Ask.SPEECH: lambda seat, q, choice: self.day.speech_choice(seat, choice),
-            Ask.BALLOT: lambda seat, q, choice: self.day.ballot(seat, choice),
-            Ask.REMOVEALL: lambda seat, q, choice: self.day.removeall(seat, choice),
-            Ask.TAKE: lambda seat, q, choice: self.day.take(seat, choice),
-            Ask.DECISION: self.night.choice,
-            Ask.MODE: self.night.choice,
-        }
 
     # -- what others read ----------------------------------------------------------------
     @property
@@ -250,9 +207,29 @@ class Table:
 
     # -- the rules' effects --------------------------------------------------------------
     def _effect(self, f: E.Effect) -> None:
-        handle = self._effects.get(type(f))
-        if handle is not None:
-            handle(f)
+        """What each effect of the rules leads to at the table (the rest: nothing here)."""
+        night, day = self.night, self.day
+        match f:
+            case E.PhaseBegins():
+                self._phase_begins(f)
+            case E.Wake():
+                night.wake(f)
+            case E.Sleep():
+                night.sleep(f)
+            case E.Decided():
+                night.decided(f)
+            case E.CheckResult():
+                night.check_result(f)
+            case E.Witness():
+                night.witness(f)
+            case E.RoleChanged():
+                night.role_changed(f)
+            case E.Speech():
+                day.speech(f)
+            case E.VoteOpens():
+                day.vote_opens(f)
+            case E.TakeAwaited():
+                day.take_awaited(f)
 
     def _phase_begins(self, f: E.PhaseBegins) -> None:
         ctx = self.ctx
@@ -272,13 +249,24 @@ class Table:
 
     # -- pads ----------------------------------------------------------------------------
     def _pad_events(self, events: list[Any]) -> None:
+        """Each event of the pads: a fault and its recovery at once, paused or not; a press
+        waits for the game to go on; a cursor's move is the panel's (it drew it already)."""
         for ev in events:
-            entry = self._pad_handlers.get(type(ev))
-            if entry is None:
-                continue                  # a cursor's move: the panel drew it already
-            handle, while_paused = entry
-            if while_paused or not self.paused:
-                handle(ev)
+            match ev:
+                case PadFault():
+                    self._pad_fault(ev)
+                case PadRecovered():
+                    self._pad_recovered(ev)
+                case _ if self.paused:
+                    pass
+                case OutOfTurn():
+                    self._out_of_turn(ev)
+                case Pressed():
+                    self.dealing.pressed(ev.seat)
+                case Released():
+                    self.dealing.released(ev.seat)
+                case Confirmed():
+                    self.confirmed(ev.seat, ev.choice)
 
     def _pad_fault(self, ev: PadFault) -> None:
         self._pad_note("pad_fault", ev.seat, ev.reason)
@@ -297,8 +285,21 @@ class Table:
     def confirmed(self, seat: int, choice: int | None) -> None:
         """A seat confirmed on its pad (or the host for it): its question's flow answers."""
         q = self.ctx.questions.now.get(seat)
-        if q is not None:
-            self._answers[q.ask](seat, q, choice)
+        if q is None:
+            return
+        match q.ask:
+            case Ask.SPEECH:
+                self.day.speech_choice(seat, choice)
+            case Ask.BALLOT:
+                self.day.ballot(seat, choice)
+            case Ask.REMOVEALL:
+                self.day.removeall(seat, choice)
+            case Ask.TAKE:
+                self.day.take(seat, choice)
+            case Ask.DECISION | Ask.MODE:
+                self.night.choice(seat, q, choice)
+            case _:
+                assert_never(q.ask)
 
     def _pad_note(self, key: str, seat: int, reason: str) -> None:
         # a driver's reason is its own words, English; the ones a club meets every night (a
@@ -342,7 +343,34 @@ class Table:
                 continue
             if expired is None:
                 return
-            handler, then_after = self._expired[expired.what]
-            handler()
-            if then_after:
+            if self._timer_over(expired.what):
                 self._after()
+
+    def _timer_over(self, what: Timed) -> bool:
+        """What a timer that ran out leads to; True when the table must then see what comes
+        next (a handler that moves the game on itself says False)."""
+        night, day, dealing = self.night, self.day, self.dealing
+        match what:
+            case Timed.WINDOW:
+                night.close_window()
+            case Timed.DAWN:
+                night.morning()
+            case Timed.SPEECH:
+                day.speech_over()
+                return False
+            case Timed.VOTE | Timed.REMOVEALL:
+                day.close_vote()
+                return False
+            case Timed.TAKE:
+                day.take_over()
+            case Timed.DUSK:
+                day.evening()
+            case Timed.REGISTER:
+                dealing.register_over()
+                return False
+            case Timed.VIEW:
+                dealing.view_over()
+                return False
+            case _:
+                assert_never(what)
+        return True
