@@ -761,3 +761,23 @@ def test_the_host_shows_the_roles_again_to_the_seats_that_missed_their_turn(
         assert host_view(again.table).unseen == (3, 4, 5, 6, 7, 8)
     finally:
         again.close()
+
+
+def test_nothing_tapped_in_the_last_game_carries_into_the_next(tmp_path: Path) -> None:
+    """A new host's trial: the seat bar "#6 Foul / Disqualify / Act for" tapped on the end
+    screen stayed up into the next game's deal, a stray tap from fouling a new player."""
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="yakuza", players=12)
+    table = run_virtual(app, bots, clock)
+    assert table.stage == "over"
+    screen = Screen(_surface())
+    screen.update(host_view(table, now=clock.now()))
+    seat = next(b for b in screen.buttons if b.cmd == ("seat", "6"))
+    x, y, w, h = seat.rect
+    screen.touch((x + w // 2, y + h // 2))
+    assert screen.selected == 6
+    screen.update(host_view(table, now=clock.now()))
+    assert screen.selected == 6                      # on the end screen it stays
+    table = app.next_game(seed=4)
+    screen.update(host_view(table, now=clock.now()))
+    assert screen.selected is None and screen.confirm is None and screen.acting is None
+    assert not [b for b in screen.buttons if b.cmd[:1] in (("foul",), ("act",))]

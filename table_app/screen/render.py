@@ -596,6 +596,13 @@ class Screen:
 
     def update(self, view: HostView) -> bool:
         """Draw if anything changed; True if it drew."""
+        if self.last is not None and not self.public:
+            ended = self.last[0].public.phase == "over" if isinstance(self.last[0], HostView) \
+                else False
+            if ended and view.public.phase != "over":
+                # a new game: nothing tapped in the last one carries over (the seat bar
+                # "#6 Foul / Disqualify / Act for" stayed up into the next game's deal)
+                self.selected = self.acting = self.confirm = None
         model = (view.public if self.public else view, self.selected, self.acting,
                  self.confirm, self.public, self.hidden, self.keys)
         if model == self.last:
