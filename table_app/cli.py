@@ -170,6 +170,15 @@ def cmd_play(args: argparse.Namespace) -> int:
     settings.format = None
     # a --lang on the command line is the host's word for the game it resumes too
     args.lang_given = args.lang is not None
+    if not args.demo and not chosen:
+        # the setup screen offers first what the host chose last time (a club plays the
+        # same game night after night), before the settings' defaults
+        from .screen.setup import load_choices
+        chose = load_choices()
+        args.offer_format = chose.get("format", args.offer_format)
+        for name in ("players", "lang", "deal"):
+            if getattr(args, name, None) is None and name in chose:
+                setattr(args, name, chose[name])
     apply(args, settings)
     if args.demo and not chosen:
         args.format = args.offer_format or "yakuza"

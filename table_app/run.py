@@ -21,7 +21,7 @@ from firmware_bridge.ringdraw import MAX_SEATS
 from .clock import Clock, FakeClock, MonotonicClock
 from .pads import FakePads, GrammarConfig, make_pads
 from .paths import formats_dir, state_dir, write_private
-from .rules import Format, RulesError, club_formats, load_format
+from .rules import BUILTIN_FORMATS, Format, RulesError, club_formats, load_format
 from .sound.catalogue import text
 from .sound.player import quiet_alsa
 from .table.app import TableApp
@@ -426,12 +426,14 @@ class TableWindow:
     def choose(self, t0: Any, notices: list[tuple[str, str]]) -> Any:
         """The setup screen: the next game's choices (None: the window was closed); the
         table's check when the host asks for it there, then the setup screen again."""
-        from .screen.setup import Setup, save_names
+        from .screen.setup import Setup, save_choices, save_names
         while True:
             if self.kind == "sim":
                 self.pads.lang = t0[2]
                 self.pads.draw()
             house, bad = self._club_formats()
+            if t0[0] not in BUILTIN_FORMATS and t0[0] not in house:
+                t0 = ("yakuza", *t0[1:])      # the last game's club format is gone
             setup = _setup_screen(self.pygame, self.display, self.host_area, Setup(
                 t0[0], t0[1], t0[2], t0[3], self.names,
                 notices=[*notices, *(("format_file_bad", b) for b in bad)],
@@ -440,6 +442,7 @@ class TableWindow:
             if setup is not None:
                 chosen = house.get(setup.fmt)
                 self.args.format_file = str(chosen[1]) if chosen else None
+                save_choices(setup)
             if setup is not None:
                 save_names(setup.names)
                 _forget_presses(self.inbox)

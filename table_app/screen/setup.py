@@ -32,6 +32,39 @@ def clean_name(text: str, limit: int = 24) -> str:
     return " ".join(kept.split())[:limit]
 
 
+def choices_path() -> Path:
+    """Where the setup screen's last choices are remembered (format, players, language,
+    dealing): a club plays the same game night after night."""
+    return config_dir() / "last-game.json"
+
+
+def load_choices(path: Path | None = None) -> dict[str, str | int]:
+    """The last game's choices, each only if it is one the screen can offer (a broken or
+    old file must not stop the table: what is wrong in it is left out)."""
+    try:
+        raw = json.loads((path or choices_path()).read_text("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    if not isinstance(raw, dict):
+        return {}
+    out: dict[str, str | int] = {}
+    if isinstance(raw.get("format"), str):
+        out["format"] = raw["format"]
+    if isinstance(raw.get("players"), int) and 1 <= raw["players"] <= 30:
+        out["players"] = raw["players"]
+    if raw.get("lang") in LANGS:
+        out["lang"] = raw["lang"]
+    if raw.get("deal") in ("app", "cards"):
+        out["deal"] = raw["deal"]
+    return out
+
+
+def save_choices(setup: Setup, path: Path | None = None) -> None:
+    write_private(path or choices_path(), json.dumps(
+        {"format": setup.fmt, "players": setup.players, "lang": setup.lang,
+         "deal": setup.deal}))
+
+
 def names_path() -> Path:
     """Where the players' names of earlier games are remembered."""
     return config_dir() / "names.json"
