@@ -781,3 +781,21 @@ def test_nothing_tapped_in_the_last_game_carries_into_the_next(tmp_path: Path) -
     screen.update(host_view(table, now=clock.now()))
     assert screen.selected is None and screen.confirm is None and screen.acting is None
     assert not [b for b in screen.buttons if b.cmd[:1] in (("foul",), ("act",))]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_long_note_is_shown_whole(tmp_path: Path, lang: str) -> None:
+    """A new host's trial: after V the note "Окну для зала нужен второй экран (проектор или
+    монитор): на одном оно закрыло бы этот" was cut after "оно" (a note had two rows)."""
+    from dataclasses import replace
+
+    from table_app.words import note_text
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="yakuza", players=12,
+                                        lang=lang)
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day")
+    note = note_text("public_one_display", (), lang)
+    view = replace(host_view(table, now=clock.now()), notes=(note,), alerts=(), secrets=())
+    p = Painter(keep=True)
+    draw_host(p, _surface(), view, hide_roles=True)
+    drawn = " ".join(p.drawn or [])
+    assert all(word in drawn for word in note.split()), (note, drawn)
