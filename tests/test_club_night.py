@@ -799,3 +799,24 @@ def test_a_long_note_is_shown_whole(tmp_path: Path, lang: str) -> None:
     draw_host(p, _surface(), view, hide_roles=True)
     drawn = " ".join(p.drawn or [])
     assert all(word in drawn for word in note.split()), (note, drawn)
+
+
+def test_twenty_letter_names_at_a_small_table_are_whole_at_14_px(tmp_path: Path) -> None:
+    """A new host's trial: a 20-character name on the 12-seat table was drawn at about 8 px
+    (9 here), cut with "…". Now a name too wide for one row takes two at 14 px."""
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=4, fmt_id="yakuza", players=12)
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day")
+    long = ["Абвгдежзийклмнопрсту", "Константин Васильеви", "ნინო ბერიძე-ჯავახიშ",
+            "Zebuniso Abdullayeva"]
+    names = Names({s: long[s % len(long)] for s in range(1, 13)})
+    for draw, kw in ((draw_host, {"hide_roles": True}), (draw_host, {"hide_roles": False}),
+                     (draw_public, {})):
+        p = Painter(keep=True)
+        view = (host_view(table, names, now=clock.now()) if draw is draw_host
+                else public_state(table, names, now=clock.now()))
+        draw(p, _surface(), view, **kw)  # type: ignore[operator]
+        assert not p.small, p.small[:3]
+        drawn = "".join(p.drawn or []).replace(" ", "")
+        assert all(n.replace(" ", "") in drawn or all(part in drawn for part in n.split())
+                   for n in long), drawn
+        assert "…" not in drawn

@@ -218,6 +218,7 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         r = max(13, min(30, int(math.pi * min(ring) / max(n, 1) * 0.92)))
         pg.draw.ellipse(surf, TABLE, (x + 70, y + 60, w - 140, h - 120))
     k = r / 30
+    later: list[tuple[str, tuple[int, int], tuple[int, int, int]]] = []
     for sv in seats:
         cx, cy = places[sv.seat] if big else seat_xy(sv.seat, n, centre, ring)
         fill = SEAT if sv.alive else SEAT_OUT
@@ -234,7 +235,9 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
                True, "center")
         # the name, then the role (the host's), under the seat (the bottom seat's above it):
         # inside the circle a name had 54 px and shrank to 9 px
-        labels = [(sv.name, TEXT if sv.alive else LABEL_OUT)] if sv.name else []
+        labels = [(line, TEXT if sv.alive else LABEL_OUT)
+                  for line in (name_lines(p, sv.name, 104) if not big else [sv.name])
+                  ] if sv.name else []
         if host and sv.role:
             # (its short name: "Мирный житель" at 14 px is wider than the room between seats)
             role = (seat_role(sv.role, pub.lang, True), ROLE_AWAKE if sv.awake else ROLE_TEXT)
@@ -252,7 +255,9 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             # under its seat, kept off the panel's edge (seat 10's ran to it)
             half = min(104, p.font(LABEL_SIZE).size(label)[0]) // 2 + 1
             lx = max(x + 4 + half, min(x + w - 4 - half, cx))
-            p.text(surf, label, (lx, ly), LABEL_SIZE, colour, anchor="center", width=104)
+            # drawn once every seat is: a name over two rows, and its role, reach down to
+            # the next seat, and its circle hid them
+            later.append((label, (lx, ly), colour))
         if not sv.alive:
             d = int(18 * k)
             pg.draw.line(surf, RED, (cx - d, cy - d), (cx + d, cy + d), 3)
@@ -267,6 +272,8 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             pg.draw.circle(surf, TEXT, (cx + int(22 * k), cy + int(22 * k)), 5)
         buttons.append(Button((cx - r, cy - r, 2 * r, 2 * r), ("seat", str(sv.seat)),
                               str(sv.seat)))
+    for label, at, colour in later:
+        p.text(surf, label, at, LABEL_SIZE, colour, anchor="center", width=104)
     lang = pub.lang
     phase = pub.phase
     if " " in phase:
@@ -535,6 +542,23 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         for i, (key, cmd) in enumerate(seat_row):
             buttons.append(_button(p, surf, (x + 36 + i * 89, 428, 86, 40), cmd, t(key, lang)))
     return buttons
+
+
+def name_lines(p: Painter, name: str, width: int) -> list[str]:
+    """A player's name as it fits `width` at the labels' 14 px: one line, or two (broken
+    between words, or inside a word too long for one); a 20-letter name on a small table
+    shrank to 9 px on one line."""
+    font = p.font(LABEL_SIZE)
+    if font.size(name)[0] <= width:
+        return [name]
+    lines = wrap(p, name, LABEL_SIZE, width)
+    if len(lines) <= 2 and all(font.size(line)[0] <= width for line in lines):
+        return lines
+    # one long word (or three short ones): cut where the first line is full
+    cut = len(name)
+    while cut > 1 and font.size(name[:cut])[0] > width:
+        cut -= 1
+    return [name[:cut].rstrip(), name[cut:].lstrip()]
 
 
 def wrap(p: Painter, text: str, size: int, width: int, bold: bool = False) -> list[str]:
