@@ -71,6 +71,35 @@ def board_id():
     return name.replace(" ", "-")[:24]
 
 
+def _random(n):
+    try:
+        import os
+        return bytes(os.urandom(n))
+    except (ImportError, AttributeError):
+        return bytes(n)
+
+
+def boot_id():
+    """This boot's id: random where the chip gives randomness, and unlike any boot's before
+    even where it does not (an emulated RP2040's is the same at every start): a count of the
+    boots, kept on the flash, goes into it."""
+    import hashlib
+    try:
+        with open(BOOTS_FILE) as f:
+            boots = int(f.read() or 0) + 1
+    except (OSError, ValueError):
+        boots = 1
+    try:
+        with open(BOOTS_FILE, "w") as f:
+            f.write("%d\n" % boots)
+    except OSError:
+        pass
+    return hashlib.sha256(_random(8) + pl.p32(boots) + pl.p32(ticks_us())).digest()[:4]
+
+
+BOOTS_FILE = "boots.txt"
+
+
 class Controller:
     def __init__(self, link_in, link_out):
         self.link_in = link_in
@@ -159,11 +188,8 @@ class Controller:
         self.wdt = WDT(timeout=cfg.WATCHDOG_MS)
         # who this boot is: the Pi keeps its sequence and clock state across a cable cut,
         # and drops them when the controller restarted
-        try:
-            import os
-            self.boot = bytes(os.urandom(4))
-        except (ImportError, AttributeError):
-            self.boot = pl.p32(ticks_ms() ^ 0x5A5A5A5A)
+        self.boot = boot_id()
+        self.hellos = 0                           # hellos answered this boot (the nonces)
         #: this board's id, said in every hello: a big table's two or three controllers are
         #: told apart by it, in whichever USB port each is (found at the first hello)
         self.board = None
@@ -327,11 +353,12 @@ class Controller:
         challenge = pl.unpack(pl.HELLO, body).get("challenge", b"")
         pending = self.pending
         if pending is None or pending[1] != challenge:
-            try:
-                import os
-                nonce = bytes(os.urandom(8))
-            except (ImportError, AttributeError):
-                nonce = pl.p32(ticks_us()) + pl.p32(ticks_ms() ^ 0x5A5A5A5A)
+            # never the same twice, randomness or not: this boot's id and its count of
+            # hellos go into it
+            self.hellos += 1
+            import hashlib
+            nonce = hashlib.sha256(_random(8) + self.boot + pl.p32(self.hellos)
+                                   + pl.p32(ticks_us())).digest()[:8]
             key = pl.session_key(SECRET, challenge, self.boot, nonce)
             if self.board is None:
                 self.board = board_id()
