@@ -84,16 +84,18 @@ def boot_id():
     even where it does not (an emulated RP2040's is the same at every start): a count of the
     boots, kept on the flash, goes into it."""
     import hashlib
-    try:
-        with open(BOOTS_FILE) as f:
-            boots = int(f.read() or 0) + 1
-    except (OSError, ValueError):
-        boots = 1
-    try:
-        with open(BOOTS_FILE, "w") as f:
-            f.write("%d\n" % boots)
-    except OSError:
-        pass
+    boots = 0
+    if sys.platform == "rp2":        # (the unix port's urandom is the system's)
+        try:
+            with open(BOOTS_FILE) as f:
+                boots = int(f.read() or 0) + 1
+        except (OSError, ValueError):
+            boots = 1
+        try:
+            with open(BOOTS_FILE, "w") as f:
+                f.write("%d\n" % boots)
+        except OSError:
+            pass
     return hashlib.sha256(_random(8) + pl.p32(boots) + pl.p32(ticks_us())).digest()[:4]
 
 
