@@ -6,8 +6,6 @@ way in past everything already placed, the ring and the diffuser centred by thei
 from __future__ import annotations
 
 import math
-import os
-import shutil
 import sys
 from pathlib import Path
 
@@ -16,17 +14,11 @@ import pytest
 HW = Path(__file__).resolve().parent.parent / "hardware"
 sys.path[:0] = [str(HW), str(HW / "pad")]
 
+from test_hardware import _tool  # noqa: E402  (a tool CI installs: skip, or fail under CI)
+
 import build  # noqa: E402
 import sightline  # noqa: E402
 import slicing  # noqa: E402
-
-
-def _tool(name: str) -> None:
-    # CI installs the tools; a developer without them is told, not failed
-    if shutil.which(name) is None:
-        if os.environ.get("CI"):
-            pytest.fail(f"{name} is missing: .ci/run installs it")
-        pytest.skip(f"{name} is not installed")
 
 
 # -- the slicer ----------------------------------------------------------------------------
