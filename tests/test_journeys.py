@@ -191,11 +191,10 @@ class Host:
         return texts
 
 
-@pytest.mark.parametrize("desk", [(800, 480), (1024, 600)], ids=["800x480", "1024x600"])
-@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
-def test_a_host_sets_up_checks_and_deals_in_the_real_window(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str,
-        desk: tuple[int, int]) -> None:
+def _drive_journey(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str,
+                   desk: tuple[int, int], steps: Callable[[Host, str], None]) -> Host:
+    """The real app on the sim pads, in its window, while `steps` drives it as a host from
+    another thread; a failure there is raised here, after the window closed."""
     from table_app import cli
     pygame.quit()
     win = _drive(monkeypatch, desk)
@@ -205,7 +204,7 @@ def test_a_host_sets_up_checks_and_deals_in_the_real_window(
 
     def journey() -> None:
         try:
-            _journey(host, lang)
+            steps(host, lang)
         except BaseException as exc:          # said in the main thread, after the window
             failed.append(exc)
         finally:
@@ -220,6 +219,15 @@ def test_a_host_sets_up_checks_and_deals_in_the_real_window(
     if failed:
         raise failed[0]
     assert code == 0
+    return host
+
+
+@pytest.mark.parametrize("desk", [(800, 480), (1024, 600)], ids=["800x480", "1024x600"])
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_a_host_sets_up_checks_and_deals_in_the_real_window(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str,
+        desk: tuple[int, int]) -> None:
+    host = _drive_journey(tmp_path, monkeypatch, lang, desk, _journey)
     assert host.step >= 6
 
 
@@ -275,30 +283,7 @@ def test_a_host_runs_a_day_to_remove_all_the_end_and_a_next_game(
     where a vote not cast goes, a tie, the tied speak again, a tie again, the remove-all
     question answered yes, both nominees out; then disqualifications to the end screen, and
     Next game on one tap deals again. Each step a PNG, checked as the first journey's."""
-    from table_app import cli
-    pygame.quit()
-    win = _drive(monkeypatch, desk)
-    name = f"{lang}-{desk[0]}x{desk[1]}"
-    host = Host(win, lang, tmp_path, name)
-    failed: list[BaseException] = []
-
-    def journey() -> None:
-        try:
-            _day_journey(host, lang)
-        except BaseException as exc:          # said in the main thread, after the window
-            failed.append(exc)
-        finally:
-            pygame.event.post(pygame.event.Event(pygame.QUIT))
-
-    driver = threading.Thread(target=journey, daemon=True)
-    driver.start()
-    code = cli.main(["--pads", "sim", "--silent", "--new", "--no-record", "--lang", lang,
-                     "--journal", str(tmp_path / "game.journal")])
-    driver.join(10)
-    pygame.quit()
-    if failed:
-        raise failed[0]
-    assert code == 0
+    host = _drive_journey(tmp_path, monkeypatch, lang, desk, _day_journey)
     assert host.step >= 7
 
 
