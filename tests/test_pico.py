@@ -425,6 +425,17 @@ def test_a_still_ring_is_sent_again_about_once_a_second(pico: Any, pads: SerialP
                                                                              pads.stats)
 
 
+def _firmware_copy(factory: pytest.TempPathFactory, what: str) -> tuple[Path, Path]:
+    """A folder for a board of its own, and in it a copy of the firmware's files to change."""
+    from table_app.firmware import FILES, FIRMWARE
+    folder = factory.mktemp(what)
+    files = folder / "files"
+    files.mkdir()
+    for name in FILES:
+        (files / name).write_bytes((FIRMWARE / name).read_bytes())
+    return folder, files
+
+
 def test_an_install_onto_a_board_still_holding_the_safe_mode_flag_starts_the_firmware(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     # The update's restart leaves the flag for main.py to take; a REPL opened in the moment
@@ -450,13 +461,8 @@ def test_a_fault_at_the_start_ends_in_safe_mode_not_a_boot_loop(
     # the Pico every 2 s for good; now one restart into safe mode, at the REPL, and the
     # reason kept on the flash
     from firmware_bridge import padlink as pl
-    from table_app.firmware import FILES, FIRMWARE
     host = pico_host()
-    folder = tmp_path_factory.mktemp("badcfg")
-    files = folder / "files"
-    files.mkdir()
-    for name in FILES:
-        (files / name).write_bytes((FIRMWARE / name).read_bytes())
+    folder, files = _firmware_copy(tmp_path_factory, "badcfg")
     cfg = files / "fwconfig.py"
     cfg.write_text(cfg.read_text().replace("FRAME_MS = 20 ", 'FRAME_MS = "20"'))
     board = host.Board.start(str(files), str(folder / "ttyPICO"), wait=False)
@@ -499,13 +505,9 @@ def test_a_fault_in_play_that_repeats_ends_in_safe_mode_with_its_reason(
     third fault in a row ends in safe mode, and `table-app check` says why."""
     from firmware_bridge import padlink as pl
     from table_app.check import _safe_mode_note
-    from table_app.firmware import FILES, FIRMWARE
+    from table_app.firmware import FIRMWARE
     host = pico_host()
-    folder = tmp_path_factory.mktemp("faulty")
-    files = folder / "files"
-    files.mkdir()
-    for name in FILES:
-        (files / name).write_bytes((FIRMWARE / name).read_bytes())
+    folder, files = _firmware_copy(tmp_path_factory, "faulty")
     (files / "controller.py").write_text((FIRMWARE / "controller.py").read_text()
                                          + FAULT_IN_PLAY)
     board = host.Board.start(str(files), str(folder / "ttyPICO"), wait=False)
