@@ -609,7 +609,11 @@ class TableWindow:
                     self.keys.handle_pygame(e)
             elif e.type in (pygame.KEYDOWN, pygame.KEYUP) and \
                     pygame.K_F1 <= e.key <= pygame.K_F12:
-                rest.append(e)                  # the simulator's seats 13-30
+                # the simulator's seats 13-30; after F, D or A the seat of the host's command
+                # (a key let go always reaches the pads: a pad held before is let go)
+                if not (e.type == pygame.KEYDOWN and self.keys.mode and
+                        self.keys.handle_pygame(e)):
+                    rest.append(e)
             elif e.type == pygame.KEYDOWN and e.unicode.lower() == "v":
                 # the room's own window, opened or closed: never the host's screen
                 if self.public is None and _displays(pygame) < 2:

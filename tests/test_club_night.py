@@ -3,6 +3,7 @@ before its fix (the screens are drawn under the dummy video driver)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -820,3 +821,36 @@ def test_twenty_letter_names_at_a_small_table_are_whole_at_14_px(tmp_path: Path)
         assert all(n.replace(" ", "") in drawn or all(part in drawn for part in n.split())
                    for n in long), drawn
         assert "…" not in drawn
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_remove_all_question_and_a_city_vote_say_their_rule(tmp_path: Path,
+                                                                lang: str) -> None:
+    # a second host's trial: the remove-all question had no rule on any screen (how many yes
+    # votes remove them all; a seat that does not press says no), and a city vote nobody
+    # cast showed nothing (a vote not cast counts for nobody, a tie removes nobody)
+    from table_app.words import t
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="city", players=9,
+                                        lang=lang)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                        and t.game.step == "vote")
+    pub = public_state(table, now=clock.now())
+    assert pub.vote_lost and not pub.unused_to and not pub.yes_needed
+    checks = [(pub, host_view(table, now=clock.now()), t("city_vote_rule", lang))]
+    living = sum(1 for s in pub.seats if s.alive)
+    asked = replace(pub, step="removeall", vote_lost=False, yes_needed=living // 2 + 1)
+    checks.append((asked, replace(host_view(table, now=clock.now()), public=asked),
+                   t("removeall_rule", lang).format(n=living // 2 + 1)))
+    for public, view, said in checks:
+        for draw in ("public", "host"):
+            p = Painter(keep=True)
+            if draw == "public":
+                draw_public(p, _surface(), public)
+            else:
+                draw_host(p, _surface(), view)
+            # whole, over its rows
+            assert " ".join(said.split()) in " ".join(" ".join(p.drawn or []).split()), \
+                (draw, said, p.drawn)
+            assert p.overflows == [] and p.shrunk == []
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.step != "vote")
+    assert not public_state(table, now=clock.now()).vote_lost

@@ -80,3 +80,19 @@ def test_a_disqualification_by_keyboard_asks_for_enter(keys) -> None:  # type: i
     hk.handle_pygame(key(pygame.K_MINUS, shift=True, text="_"))
     hk.handle_pygame(key(pygame.K_RETURN, text="\r"))
     assert sent == [Host(("disqualify", "11"))]
+
+
+def test_a_big_tables_seats_13_to_30_by_their_simulator_keys(keys) -> None:  # type: ignore[no-untyped-def]
+    """A new host's trial at 20: seats 13-30 had no keyboard route for a foul, a removal or
+    an act. After F, D or A they take their pads' keys: F1-F12 seats 13-24, Shift+F1-F6
+    seats 25-30."""
+    hk, sent = keys
+    hk.handle_pygame(key(pygame.K_f, text="f"))
+    hk.handle_pygame(key(pygame.K_F5))
+    hk.handle_pygame(key(pygame.K_d, text="d"))
+    hk.handle_pygame(key(pygame.K_F6, shift=True))
+    hk.handle_pygame(key(pygame.K_RETURN, text="\r"))
+    hk.handle_pygame(key(pygame.K_a, text="a"))
+    hk.handle_pygame(key(pygame.K_F12))
+    hk.handle_pygame(key(pygame.K_1, shift=True, text="!"))
+    assert sent == [Host(("foul", "17")), Host(("disqualify", "30")), Host(("act", "24", "1"))]

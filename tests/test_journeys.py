@@ -53,6 +53,10 @@ class Window:
         self.sim: list[tuple[str, int]] = []          # what the pad simulator last said
         self.out: set[int] = set()                    # the seats drawn out of the game
         self.drawing_out: set[int] = set()
+        self.at: list[tuple[str, Any]] = []           # this frame's texts and their boxes
+        self.drawing_at: list[tuple[str, Any]] = []
+        self.seats: list[tuple[str, Any]] = []        # the seats' circles' boxes
+        self.drawing_seats: list[tuple[str, Any]] = []
 
     def seen(self) -> tuple[list[str], Any]:
         with self.lock:
@@ -74,6 +78,7 @@ def _drive(monkeypatch: pytest.MonkeyPatch, desk: tuple[int, int]) -> Window:
         if (len(self.overflows), len(self.shrunk)) != before:
             win.problems.append(("cut or shrunk", s, str(size), str(width)))
         win.drawing.append((s, size))
+        win.drawing_at.append((s, pygame.Rect(rect)))
         if s.isdigit() and colour == render.DIM:
             win.drawing_out.add(int(s))               # a seat out of the game: dimmed
         return rect
@@ -87,6 +92,8 @@ def _drive(monkeypatch: pytest.MonkeyPatch, desk: tuple[int, int]) -> Window:
             win.frame = self.window.copy()
             if win.drawing:
                 win.texts, win.drawing = win.drawing, []
+                win.at, win.drawing_at = win.drawing_at, []
+                win.seats, win.drawing_seats = win.drawing_seats, []
                 win.out, win.drawing_out = win.drawing_out, set()
             win.frames += 1
 
@@ -97,7 +104,17 @@ def _drive(monkeypatch: pytest.MonkeyPatch, desk: tuple[int, int]) -> Window:
         with win.lock:
             win.sim = list(getattr(self, "said", ()))
 
+    table = render.draw_table
+
+    def table_drawn(*args, **kwargs):  # type: ignore[no-untyped-def]
+        buttons = table(*args, **kwargs)
+        with win.lock:
+            win.drawing_seats += [(b.label, pygame.Rect(b.rect)) for b in buttons
+                                  if b.cmd[0] == "seat"]
+        return buttons
+
     monkeypatch.setattr(SimPads, "draw", sim_drawn)
+    monkeypatch.setattr(render, "draw_table", table_drawn)
     monkeypatch.setattr(render.Painter, "text", drawn)
     monkeypatch.setattr(display_mod.Display, "flip", flipped)
     monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [desk])
@@ -146,7 +163,9 @@ class Host:
         then Shift and each seat's key (A 3 5: act for seat 3, his choice seat 5); a
         disqualification then Enter."""
         keys = [(getattr(pygame, f"K_{letter}"), letter, False)]
-        keys += [(SEAT_KEYS[s - 1], "", True) for s in seats]
+        # seats 13-30 by their simulator's keys: F1-F12, Shift+F1-F6
+        keys += [(SEAT_KEYS[s - 1], "", True) if s <= 12 else
+                 (pygame.K_F1 + (s - 13) % 12, "", s > 24) for s in seats]
         if letter == "d":
             keys.append((pygame.K_RETURN, "\r", False))   # a removal: Enter confirms it
         for key, char, shift in keys:
@@ -173,6 +192,8 @@ class Host:
         desk = pygame.display.get_desktop_sizes()[0]
         assert w <= desk[0] and h <= desk[1], (self.name, label, (w, h))   # it fits
         assert not self.win.problems, (self.name, label, self.win.problems)
+        overlaps = _overlaps(self.win.at, self.win.seats)
+        assert not overlaps, (self.name, label, overlaps)
         # no text under 14 px on the 7-inch panel, the host's screen's nor the simulator's
         # (a big table's labels were 10 px, the voice's lines 13), and none shown smaller
         # than drawn (the canvas is shown at its size or larger at 800x480 and 1024x600)
@@ -189,6 +210,17 @@ class Host:
             roles = {role_name(r, self.lang) for r in ROLES}
             assert not roles & set(texts), (self.name, label, roles & set(texts))
         return texts
+
+
+def _overlaps(texts: list[tuple[str, Any]], seats: list[tuple[str, Any]]) -> list[str]:
+    """Texts that run into each other, or into a seat's circle not their own (a seat's
+    number is drawn in its circle); a pixel's touch is not counted."""
+    boxes = [(s, r.inflate(-2, -2)) for s, r in texts if s.strip()]
+    found = [f"{a!r} on {b!r}" for i, (a, ra) in enumerate(boxes)
+             for b, rb in boxes[i + 1:] if ra.colliderect(rb)]
+    found += [f"{a!r} on seat {seat}" for a, ra in boxes for seat, rs in seats
+              if a != seat and ra.colliderect(rs)]
+    return found
 
 
 def _drive_journey(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str,
@@ -375,6 +407,9 @@ def _day_journey(host: Host, lang: str) -> None:
     ballot(tie)
     # the remove-all question: every seat answers yes (seat 1 on a yes/no ring)
     host.wait(heard("removeall_question"), "the remove-all question")
+    # and the host reads out its rule: the yes votes that remove them all
+    needed = w("removeall_rule").format(n=len(living) // 2 + 1)
+    host.wait(lambda s: needed.split(";")[0][:20] in joined(s), "the remove-all rule")
     host.look("remove-all")
     ballot(lambda voter: 1)
     host.wait(lambda s: f"{w('in_favour')} — {len(living)}" in s, "the remove-all totals")
@@ -390,6 +425,82 @@ def _day_journey(host: Host, lang: str) -> None:
     assert any(x.startswith(w("winner")) for x in texts), texts
     host.look("over")
     # Next game: one tap deals again
+    host.tap((496 + 70, 400))
+    host.wait(lambda s: w("peek_roles") in s and w("next_game") not in s, "the next deal")
+    host.look("next-game")
+
+
+#: a 20-letter name with a space, in each language's own letters
+LONG_NAMES = {"en": "Konstantin Nikolaevi", "ka": "ალექსანდრე ჯავახიშვი",
+              "ru": "Константин Николаеви", "uz": "Abdulazizbek Toʻxtas"}
+
+
+@pytest.mark.parametrize("desk", [(800, 480), (1024, 600)], ids=["800x480", "1024x600"])
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_a_host_runs_a_city_of_20_to_the_end_and_a_next_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str,
+        desk: tuple[int, int]) -> None:
+    """The city at 20, set up on the screen (its format, its players, a 20-letter name on
+    the names' second page), the app's deal, the first night, a day to its vote (which says
+    a vote not cast counts for nobody), then removals by keyboard, seats 13-20 by their F
+    keys, to the end screen, and Next game. The second host's trial: a long name was cut
+    with "...", "Игра окончена" ran over seats 5 and 17, seats 13-30 had no keys."""
+    host = _drive_journey(tmp_path, monkeypatch, lang, desk, _city_journey)
+    assert host.step >= 6
+
+
+def _city_journey(host: Host, lang: str) -> None:
+    from table_app.screen.setup import format_title
+    w = lambda key: t(key, lang)                         # noqa: E731
+    host.wait(lambda s: w("setup") in s, "the setup screen")
+    city = format_title("city", lang)
+    for _ in range(4):                                   # the format button, round to the city
+        if city in host.win.seen()[0]:
+            break
+        host.tap((315, 90))
+    host.wait(lambda s: city in s, "the city chosen")
+    for _ in range(30):                                  # + to 20 players
+        if "20" in host.win.seen()[0]:
+            break
+        host.tap((312, 138))
+    host.wait(lambda s: "20" in s and "13-20" in s, "20 players, two pages of names")
+    host.tap((637, 36))                                  # the names' second page
+    host.tap((560, 90))                                  # seat 13's name
+    host.type(LONG_NAMES[lang])
+    host.key(pygame.K_RETURN, "\r")
+    host.wait(lambda s: LONG_NAMES[lang].split()[-1] in s, "the long name (on two rows)")
+    host.look("names")
+    host.tap((124, 435))
+    host.wait(lambda s: w("peek_roles") in s, "the host screen")
+    # the long name beside its seat, whole (on two rows), while the roles are hidden
+    texts = host.look("deal")
+    assert " ".join(LONG_NAMES[lang].split()) == " ".join(
+        x for x in texts if x in LONG_NAMES[lang].split()), texts
+    host.key(pygame.K_s, "s")
+    host.key(pygame.K_s, "s")
+    host.wait(lambda s: any(x.startswith(w("night")) for x in s), "the first night", 40)
+    host.look("night")
+    rule = w("city_vote_rule")
+    end = time.monotonic() + 120
+    while rule not in " ".join(host.win.seen()[0]) and time.monotonic() < end:
+        host.key(pygame.K_RETURN, "\r")                # each window and speech skipped
+        time.sleep(0.3)
+    host.wait(lambda s: rule in " ".join(s), "the vote and its rule")
+    host.look("vote")
+    # nobody votes; then the host removes seat after seat, 13-20 by their F keys
+    order = list(range(20, 0, -1))
+    for seat in order:
+        if w("next_game") in host.win.seen()[0]:
+            break
+        if seat in host.win.out:
+            continue
+        host.command("d", seat)
+        host.wait(lambda s, n=seat: n in host.win.out or w("next_game") in s,
+                  f"seat {seat} removed")
+    texts = host.wait(lambda s: w("next_game") in s, "the end screen", 40)
+    assert any(x.startswith(w("winner")) for x in texts), texts
+    assert {s for s in range(13, 21)} & host.win.out, host.win.out
+    host.look("over")
     host.tap((496 + 70, 400))
     host.wait(lambda s: w("peek_roles") in s and w("next_game") not in s, "the next deal")
     host.look("next-game")

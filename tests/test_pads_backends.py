@@ -166,9 +166,11 @@ def test_simulator_window_shows_the_rings(tmp_path: Path) -> None:
         img = pygame.image.load(str(out))
         assert img.get_size() == (720, 720)
         # (a lit LED drawn as it looks, lifted so that a dim one still shows on its pad)
-        assert sim.pixel_at_ring(1, 5) == seen(shown(CURSOR))     # seat 1 points at seat 6
-        assert sim.pixel_at_ring(1, 1) == seen(shown(DIM)) == sim.pixel_at_ring(1, 8)
-        assert max(seen(shown(DIM))) < max(seen(shown(CURSOR)))  # the cursor still brighter
+        # (a ring lifted as one, from its brightest pixel: the cursor's)
+        top = max(shown(CURSOR))
+        assert sim.pixel_at_ring(1, 5) == seen(shown(CURSOR), top)  # seat 1 points at seat 6
+        assert sim.pixel_at_ring(1, 1) == seen(shown(DIM), top) == sim.pixel_at_ring(1, 8)
+        assert max(seen(shown(DIM), top)) < max(seen(shown(CURSOR)))  # the cursor brighter
         unlit = sim.pixel_at_ring(7, 0)                       # a dark pad
         assert all(sim.pixel_at_ring(7, i) == unlit for i in range(12))
         assert sim.pixel_at_ring(4, 7) == seen(shown(ANSWER[0]))
@@ -284,5 +286,32 @@ def test_a_role_card_at_night_brightness_is_readable_on_the_simulator() -> None:
             lit = [max(sim.pixel_at_ring(seat, k)) for k in range(12)
                    if any(sim.pixels(seat, rig.clock.now())[k])]
             assert lit and max(lit) >= 110, (seat, lit)
+    finally:
+        rig.close()
+
+
+def test_a_nights_cursor_stands_out_on_the_simulator() -> None:
+    """A new host's trial: at the night's cap the simulator's cursor (192) and the seats it
+    could pick (159, lifted pixel by pixel) looked alike. The ring is lifted as one now:
+    the cursor at least 1.6 times as bright as the seats beside it, every lit pixel still
+    brighter than the pad it sits on."""
+    from table_app.pads.sim import PAD
+    rig = SimRig()
+    try:
+        sim = rig.backend
+        rig.panel.ask(1, [2, 6, 9])
+        rig.tap(1)
+        rig.tap(1)                                              # the cursor on seat 6
+        for cap in (1.0, 0.25, 0.1):                            # the day's, the nights'
+            dim = tuple(round(v * cap) for v in DIM)
+            cursor = tuple(round(v * cap) for v in CURSOR)
+            sim.pixels = lambda seat, t=None, d=dim, c=cursor: (     # type: ignore[method-assign]
+                [d if k in (1, 8) else c if k == 5 else (0, 0, 0) for k in range(12)]
+                if seat == 1 else [(0, 0, 0)] * 12)
+            sim.dirty = True
+            sim.draw()
+            pointed, other = max(sim.pixel_at_ring(1, 5)), max(sim.pixel_at_ring(1, 1))
+            assert pointed >= 1.6 * other, (cap, pointed, other)
+            assert other > max(PAD) + 30, (cap, other)
     finally:
         rig.close()

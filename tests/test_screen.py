@@ -761,7 +761,9 @@ def test_the_simulator_shows_a_big_table_as_its_controllers(players: int) -> Non
             assert pads.handle_event(ev), seat
     pressed = [e.seat for e in got if isinstance(e, PadEdge) and e.pressed]
     assert pressed == list(range(1, players + 1)), pressed
-    # the night's cap: every lit LED drawn bright enough to see on its dark pad
+    # the night's cap: every lit LED drawn bright enough to see on its dark pad (the pad is
+    # 56, an unlit LED 26; a seat the cursor can go to 121, the cursor 225: a ring is lifted
+    # as one, so that the cursor stands out, test_pads_backends)
     pads.set_cap(0.25)
     pads.show(2, Pick(frozenset(range(1, players + 1)), cursor=5))
     pads.show(players, RoleCard("mafia", 2))
@@ -772,4 +774,4 @@ def test_the_simulator_shows_a_big_table_as_its_controllers(players: int) -> Non
         lit = [k for k, c in enumerate(pads.pixels(seat)) if any(c)]
         assert lit, seat
         for k in lit:
-            assert max(pads.pixel_at_ring(seat, k)) >= 150, (seat, k, pads.pixel_at_ring(seat, k))
+            assert max(pads.pixel_at_ring(seat, k)) >= 110, (seat, k, pads.pixel_at_ring(seat, k))

@@ -244,6 +244,7 @@ class SimPads(PadBackend):
             cx, cy = self.pad_centre(seat)
             pygame.draw.circle(surf, PAD_DOWN if seat in self.keys_down else PAD, (cx, cy), pr)
             pixels = self.pixels(seat, t)
+            brightest = max(max(shown(c)) for c in pixels)
             for k, colour in enumerate(pixels):
                 a = self._pixel_angle(k)
                 px = cx + int(pr * 0.72 * math.cos(a))
@@ -251,7 +252,8 @@ class SimPads(PadBackend):
                 if any(colour):
                     # a lit LED a size larger than an unlit one: at the night's cap a ring
                     # drawn as its bare colour was nearly invisible
-                    pygame.draw.circle(surf, seen(shown(colour)), (px, py), dot + 1)
+                    pygame.draw.circle(surf, seen(shown(colour), brightest), (px, py),
+                                       dot + 1)
                 else:
                     pygame.draw.circle(surf, UNLIT, (px, py), dot)
             if self._font is not None:
@@ -296,12 +298,15 @@ class SimPads(PadBackend):
         return int(c.r), int(c.g), int(c.b)
 
 
-def seen(colour: tuple[int, int, int], floor: int = 120) -> tuple[int, int, int]:
-    """A lit pixel as the window draws it: its brightest part lifted from `floor` up to 255
-    in its own hue (an LED at the night's cap still shines in a dark room; on a screen its
-    dim colour on a dark pad was nearly invisible), brighter pixels still brighter."""
-    top = max(colour)
-    if top == 0:
+def seen(colour: tuple[int, int, int], brightest: int = 0,
+         floor: int = 190) -> tuple[int, int, int]:
+    """A lit pixel as the window draws it, in a ring whose brightest channel is `brightest`
+    (by default its own): the ring lifted as one, its brightest from `floor` up to 255 in
+    its own hue (an LED at the night's cap still shines in a dark room; on a screen its dim
+    colour on a dark pad was nearly invisible), the others by the same factor. Lifted pixel
+    by pixel, a night's cursor (192) and the seats it can pick (159) looked alike."""
+    top = max(brightest, max(colour))
+    if max(colour) == 0:
         return colour
     lifted = floor + (255 - floor) * top / 255
     r, g, b = (min(255, round(v * lifted / top)) for v in colour)

@@ -48,6 +48,12 @@ class PublicState:
     #: while a ballot is open: the seat a vote nobody casts goes to (the format's rule: the
     #: last nominee), 0 when it goes nowhere; public, as the rule and the nominees are
     unused_to: int = 0
+    #: while the remove-all question is open: the yes votes that remove them all (more than
+    #: half the living); public, as the rule and the living are
+    yes_needed: int = 0
+    #: while a ballot that loses a vote not cast is open (the city's: any living seat, a
+    #: tie removes nobody)
+    vote_lost: bool = False
 
 
 @dataclass(frozen=True)
@@ -127,14 +133,20 @@ def public_state(table: Table, names: Names | None = None, totals: tuple[
         phase = "over"
     else:
         phase = obs.phase
+    # the rule of the ballot that is open, for the host to read out and the room to see
+    # (a seat left on votes nobody cast; "all leave?" was answered with no rule on screen)
+    ballot = obs.step if table.stage == "play" else ""
     unused_to = 0
-    if table.stage == "play" and obs.step in ("vote", "revote") and obs.candidates \
+    if ballot in ("vote", "revote") and obs.candidates \
             and not g.rules.plurality and g.rules.abstain_to_last:
         unused_to = obs.candidates[-1]
+    living = sum(1 for o in obs.seats if o.alive)
     return PublicState(table.cfg.lang, phase, obs.step if table.stage == "play" else "",
                        _seconds(table, now), table.paused, seats,
                        obs.nominees if nominating else (),
-                       obs.totals if totals is None else totals, obs.winner, unused_to)
+                       obs.totals if totals is None else totals, obs.winner, unused_to,
+                       living // 2 + 1 if ballot == "removeall" else 0,
+                       ballot in ("vote", "revote") and g.rules.plurality)
 
 
 def host_view(table: Table, names: Names | None = None,

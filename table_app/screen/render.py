@@ -156,6 +156,29 @@ def big_places(n: int, area: tuple[int, int, int, int]) -> tuple[dict[int, tuple
     return {(k - 1) % n + 1: at for k, at in enumerate(order)}, r
 
 
+def big_pitch(n: int, area: tuple[int, int, int, int]) -> float:
+    """How far apart a big table's side seats stand (the right side's, the longer)."""
+    right = (n - 2 * BIG_ENDS + 1) // 2
+    return (area[3] - 2 * BIG_END) / (right + 1)
+
+
+def big_name(p: Painter, name: str, rows: int) -> list[str]:
+    """A name beside a big table's seat, in at most `rows` rows of BIG_LABEL_W at 14 px:
+    whole where it fits; on one row too wide, its first word and the others' initials
+    ("Konstantin N."), as a club writes a name on a full sheet (cut with "..." it named
+    nobody). Only one long word that fits nowhere is still cut when drawn."""
+    font = p.font(LABEL_SIZE)
+    if rows >= 2:
+        lines = name_lines(p, name, BIG_LABEL_W)
+        if len(lines) <= 2 and all(font.size(line)[0] <= BIG_LABEL_W for line in lines):
+            return lines
+    if font.size(name)[0] <= BIG_LABEL_W:
+        return [name]
+    words = name.split()
+    short = " ".join(words[:1] + [w[0] + "." for w in words[1:]])
+    return [short if font.size(short)[0] <= BIG_LABEL_W else name]
+
+
 @lru_cache(maxsize=32)
 def big_labels(area: tuple[int, int, int, int], n: int) -> dict[int, tuple[int, int, str]]:
     """Where a big table's labels go, seat -> the point of its label and how it anchors it:
@@ -211,6 +234,7 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         # a long table: its seats' one label each goes outside them (big_places)
         places, r = big_places(n, area)
         placed = big_labels(area, n)
+        two_rows = big_pitch(n, area) >= 2 * BIG_LINE + 4
         pg.draw.rect(surf, TABLE, (centre[0] - BIG_HALF_W, y + BIG_END, 2 * BIG_HALF_W,
                                    h - 2 * BIG_END), border_radius=40)
     else:
@@ -248,7 +272,13 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         if big and labels:              # (a seat with no label has no place: none is made)
             lx, ly, anchor = placed[sv.seat]
             label, colour = labels[0]
-            p.text(surf, label, (lx, ly), LABEL_SIZE, colour, anchor=anchor, width=BIG_LABEL_W)
+            # a name on a side, where the seats stand far enough apart, on two rows; else
+            # on one, its first name and initials when whole it is too wide
+            rows = ([label] if host and sv.role else
+                    big_name(p, label, 2 if anchor != "center" and two_rows else 1))
+            for i, row in enumerate(rows):
+                p.text(surf, row, (lx, ly + BIG_LINE * (2 * i - len(rows) + 1) // 2),
+                       LABEL_SIZE, colour, anchor=anchor, width=BIG_LABEL_W)
         # (14 px: at 11 px grey a name was 2 mm high on the 7-inch panel)
         for i, (label, colour) in enumerate(labels if not big else ()):
             ly = cy + r + 12 + 17 * i if below else cy - r - 12 - 17 * (len(labels) - 1 - i)
@@ -281,17 +311,20 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         title = f"{t(kind, lang)} {num}"
     else:
         title = t(phase, lang)
-    p.text(surf, title, (centre[0], centre[1] - 40), 24, TEXT, True, "center", width=260)
+    # the middle's texts between the seats (a long table's sides stand closer than the
+    # round one's: "Игра окончена" ran over seats 5 and 17 at 20)
+    room = 2 * (BIG_HALF_W - r - 8) if big else 260
+    p.text(surf, title, (centre[0], centre[1] - 40), 24, TEXT, True, "center", width=room)
     if pub.paused:
         p.text(surf, t("paused", lang), (centre[0], centre[1] + 40), 20, ORANGE, True, "center",
-               width=260)
+               width=room)
     if pub.seconds_left is not None:
         m, s = divmod(pub.seconds_left, 60)
         colour = RED if pub.seconds_left <= 10 else TEXT
         p.text(surf, f"{m}:{s:02d}", (centre[0], centre[1] + 8), 56, colour, True, "center")
     if pub.winner:
         p.text(surf, f"{t('winner', lang)}: {t('win_' + pub.winner, lang)}",
-               (centre[0], centre[1] + 40), 20, GREEN, True, "center", width=260)
+               (centre[0], centre[1] + 40), 20, GREEN, True, "center", width=room)
     return buttons
 
 
@@ -308,9 +341,9 @@ def draw_public(p: Painter, surf: Any, pub: PublicState) -> None:
         p.text(surf, t("nominees", lang), (x, y), 18, AMBER, True, width=w)
         p.text(surf, ", ".join(map(str, pub.nominees)), (x, y + 26), 22, width=w)
         y += 70
-    if pub.unused_to:
-        # the rule the room must know before it votes: a vote not cast is not lost
-        for row in wrap(p, t("unused_vote", lang).format(seat=pub.unused_to), 18, w, True)[:3]:
+    if ballot_rule(pub):
+        # the rule the room must know before it votes: where a vote not cast goes
+        for row in wrap(p, ballot_rule(pub), 18, w, True)[:3]:
             p.text(surf, row, (x, y), 18, AMBER, True, width=w)
             y += 24
         y += 10
@@ -387,10 +420,10 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         p.text(surf, f"{t('nominees', lang)}: " + ", ".join(map(str, pub.nominees)), (x, y), 16,
                AMBER, True, width=w)
         y += 26
-    if pub.unused_to:          # what the host tells the table: an unused vote's seat
-        p.text(surf, t("unused_vote", lang).format(seat=pub.unused_to), (x, y), 14, AMBER,
-               width=w)
-        y += 22
+    for row in wrap(p, ballot_rule(pub), 14, w)[:2]:     # what the host tells the table
+        p.text(surf, row, (x, y), 14, AMBER, width=w)
+        y += 18
+    y += 4 if ballot_rule(pub) else 0
     if pub.totals:
         # "№2 — 11", three a line: never "2:11" beside the clock
         p.text(surf, t("votes", lang), (x, y), 16, AMBER, True, width=w)
@@ -529,10 +562,12 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         # a command half typed on the keyboard (F, D or A, then Shift and seat keys): what
         # it is so far, and what it waits for
         so_far = t(keys[0], lang) + "".join(f" #{k}" for k in keys[1:])
-        then = t("keys_confirm" if keys[0] == "disqualify" and len(keys) == 2 else "keys_then",
-                 lang)
-        for i, r in enumerate(wrap(p, f"{so_far}: {then}", 14, w, True)[:2]):
-            p.text(surf, r, (x, 426 + 18 * i), 14, AMBER, True, width=w)
+        # (a big table's seats 13-30 have their simulator's F keys: said there)
+        then = t("keys_confirm" if keys[0] == "disqualify" and len(keys) == 2 else
+                 "keys_then_big" if len(seats) > 12 else "keys_then", lang)
+        rows = wrap(p, f"{so_far}: {then}", 14, w, True)[:3]
+        for i, r in enumerate(rows):
+            p.text(surf, r, (x, 462 - 18 * (len(rows) - i)), 14, AMBER, True, width=w)
     elif selected is not None and pub.phase != "over":     # a finished game has no fouls
         sel = str(selected)
         seat_row: list[tuple[str, tuple[str, ...]]] = [
@@ -542,6 +577,16 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         for i, (key, cmd) in enumerate(seat_row):
             buttons.append(_button(p, surf, (x + 36 + i * 89, 428, 86, 40), cmd, t(key, lang)))
     return buttons
+
+
+def ballot_rule(pub: PublicState) -> str:
+    """The open ballot's rule, as the host reads it out: where a vote not cast goes, or how
+    many yes votes remove all the tied; "" with no ballot open."""
+    if pub.unused_to:
+        return t("unused_vote", pub.lang).format(seat=pub.unused_to)
+    if pub.yes_needed:
+        return t("removeall_rule", pub.lang).format(n=pub.yes_needed)
+    return t("city_vote_rule", pub.lang) if pub.vote_lost else ""
 
 
 def name_lines(p: Painter, name: str, width: int) -> list[str]:

@@ -6,6 +6,8 @@
     U          undo the last foul, disqualification or act-for-a-seat
     F, then a seat key with Shift: foul;   D, then Shift+seat, then Enter: disqualify
     A, then Shift+seat, then Shift+target (or Shift+Space for nothing): act for that seat
+    (a seat key with Shift is seats 1-12; seats 13-30 take their simulator's keys,
+    F1-F12 and Shift+F1-F6, after F, D or A)
 """
 
 from __future__ import annotations
@@ -41,8 +43,9 @@ class HostKeys:
                 # second tap does on the screen); any other key lets it go
                 cmd, self.mode = tuple(self.mode), []
                 return Host(cmd) if key == "\r" else None
-            if key in SEAT_KEYS and shift:
-                self.mode.append(str(SEAT_KEYS.index(key) + 1))
+            seat = _seat(key, shift)
+            if seat:
+                self.mode.append(str(seat))
             elif key == " " and shift and self.mode[0] == "act" and len(self.mode) == 2:
                 self.mode.append("-")
             else:
@@ -85,6 +88,17 @@ class HostKeys:
         return True
 
 
+def _seat(key: str, shift: bool) -> int:
+    """The seat a key names in a command (0: none): Shift and a seat key is 1-12; a big
+    table's F1-F12 are 13-24 and Shift+F1-F6 25-30, as on the simulator's pads."""
+    if key in SEAT_KEYS and key and shift:
+        return SEAT_KEYS.index(key) + 1
+    if key[:1] == "F" and key[1:].isdigit():
+        k = int(key[1:])
+        return 24 + k if shift and k <= 6 else 12 + k
+    return 0
+
+
 def _key_name(ev: Any, pygame: Any) -> str:
     """The key as its unshifted character: Shift+3 is "3" (not "#" or "№" on the keyboard's
     layout), Enter is "\\r", a key with no character is ""."""
@@ -96,6 +110,8 @@ def _key_name(ev: Any, pygame: Any) -> str:
     seat_keys.update({pygame.K_MINUS: "-", pygame.K_EQUALS: "="})
     if ev.key in seat_keys:
         return seat_keys[ev.key]
+    if pygame.K_F1 <= ev.key <= pygame.K_F12:
+        return f"F{ev.key - pygame.K_F1 + 1}"
     letters = {getattr(pygame, f"K_{c}"): c for c in "sufda"}
     if ev.key in letters:
         return letters[ev.key]
