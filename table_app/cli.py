@@ -101,7 +101,7 @@ def _format(args: argparse.Namespace) -> Format:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from . import simulate
+    from .tools import simulate
 
     try:
         fmt = _format(args)
@@ -118,19 +118,19 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_observe(args: argparse.Namespace) -> int:
-    from . import observe
+    from .tools import observe
 
     return observe.main(args.file, args.press_at, args.seed, args.lang)
 
 
 def cmd_firmware(args: argparse.Namespace) -> int:
-    from .firmware import install
+    from .admin.firmware import install
 
     return install(args.port, args.dry_run)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    from . import check
+    from .admin import check
     from .settings import SettingsError, apply, load_settings
 
     try:

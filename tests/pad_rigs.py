@@ -217,8 +217,8 @@ class SerialRig(Rig):
     def __init__(self, stuck: float = 4.0, firmware: Any = None) -> None:
         super().__init__(stuck)
         from firmware_bridge import fwconfig
-        from firmware_bridge.picosim import Firmware
         from table_app.pads.serial_pads import SerialPads
+        from table_app.tools.picosim import Firmware
         self.pins = fwconfig.BUTTON_PINS
         self.fw = firmware or Firmware()
         self.levels: dict[int, bool] = {}       # each button as the test last set it

@@ -1,4 +1,4 @@
-"""The emulated Pico for the tests (firmware_bridge/emulator.py): skipped where it cannot run,
+"""The emulated Pico for the tests (table_app/tools/emulator.py): skipped where it cannot run,
 a failure in CI."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from types import ModuleType
 
 import pytest
 
-from firmware_bridge import emulator
+from table_app.tools import emulator
 
 
 def pico_host() -> ModuleType:

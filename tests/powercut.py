@@ -220,7 +220,7 @@ class Club:
         """What the table reads as it starts: the settings and the pairing secret (made at
         the first start)."""
         from table_app import settings as st
-        from table_app.firmware import pairing_secret
+        from table_app.admin.firmware import pairing_secret
         s = st.load_settings(lenient=True)
         if self.layout is not None and s.buttons != self.layout:
             layout, self.layout = self.layout, None

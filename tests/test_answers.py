@@ -48,7 +48,7 @@ def test_the_hobos_morning_has_its_own_words_with_the_same_light() -> None:
 
 
 def test_the_hobo_is_shown_his_words_at_the_table() -> None:
-    from table_app.observe import play
+    from table_app.tools.observe import play
     text = (SCRIPTS / "city").glob("*hobo*.script")
     found = False
     for path in text:

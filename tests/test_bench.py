@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from table_app.bench import BENCHES, parse
+from table_app.tools.bench import BENCHES, parse
 
 
 def test_no_bench_named_runs_every_one() -> None:
@@ -39,7 +39,7 @@ def test_rules_prints_one_json_object_a_figure() -> None:
 def test_a_ratio_is_the_median_of_each_repetitions_own_ratio() -> None:
     # a stall that hits one repetition of the figure and another of its floor moves two
     # ratios, not the medians of both sides: 4/3 from the medians, 2 from the repetitions
-    from table_app.bench_path import _figure
+    from table_app.tools.bench_path import _figure
 
     fig = _figure("x", "ms", [2.0, 4.0, 9.0], [1.0, 4.0, 3.0])
     assert fig["ratios"] == [2.0, 1.0, 3.0]
@@ -51,7 +51,7 @@ def test_a_process_cpu_time_is_read_finer_than_a_clock_tick() -> None:
     # the idle figure reads another process's CPU time over 2 s windows: in clock ticks
     # (10 ms) an idle loop's share moved in steps of 0.5 %. A child spins 25 ms of CPU in a
     # thread that has ended by the time it is read: it counts, and not rounded to a tick.
-    from table_app.bench import _cpu_seconds
+    from table_app.tools.bench import _cpu_seconds
 
     code = ("import threading, time, sys\n"
             "def spin():\n"
@@ -74,7 +74,7 @@ def test_a_process_cpu_time_is_read_finer_than_a_clock_tick() -> None:
 def test_the_firmware_replay_times_the_real_controller_beside_its_floor() -> None:
     # the warm figure runs the real controller in the unix MicroPython: each repetition a
     # work per tap and a floor, both measured (the controller's own ticks_us, sent in STATS)
-    from table_app.bench_path import firmware_replay
+    from table_app.tools.bench_replay import firmware_replay
 
     fig = firmware_replay(taps=12, reps=2)
     assert fig["name"] == "firmware_work_replayed" and fig["unit"] == "us"
@@ -88,7 +88,7 @@ def test_the_emulated_controller_s_figures_are_the_same_in_two_fresh_runs(
     # figures, whatever the machine does meanwhile; each says so
     from pico_rig import pico_host
 
-    from table_app import bench_pico
+    from table_app.tools import bench_pico
     host = pico_host()
     # (ten taps timed each way: a step's time is bimodal, and the figure takes its lower
     # mode, which two taps may miss on a loaded machine)
@@ -113,13 +113,13 @@ def test_the_big_table_bench_taps_each_of_three_emulated_controllers() -> None:
     # first board alone as a table of 12
     from pico_rig import pico_host
 
-    from table_app import bench_pico
+    from table_app.tools import bench_pico_taps
     pico_host()                               # (skipped where no emulator runs; CI fails)
-    p50, p99 = bench_pico.bench_big_table_emulated(taps=2)
+    p50, p99 = bench_pico_taps.bench_big_table_emulated(taps=2)
     assert (p50["name"], p99["name"]) == ("big_table_tap_to_ring_p50",
                                           "big_table_tap_to_ring_p99")
     taps = p50["taps_ms"]
-    assert sorted(taps) == list(bench_pico.TABLE_BOARDS)
+    assert sorted(taps) == list(bench_pico_taps.TABLE_BOARDS)
     assert all(len(v) == 2 and all(0 < x < 1000 for x in v) for v in taps.values()), taps
     assert len(p50["floor_taps_ms"]) == 4 and p50["floor"] > 0
     assert p50["taps"] == 6 and p50["value"] <= p99["value"]

@@ -14,7 +14,6 @@ import pytest
 
 from table_app.check import SelfTest
 from table_app.clock import FakeClock
-from table_app.observe import format_line, observe
 from table_app.pads import FakePads
 from table_app.pads.events import PadEdge, PadLink
 from table_app.pads.multi import JACKS, TablePads
@@ -22,6 +21,7 @@ from table_app.pads.rings import Dark, Pick, RoleCard, encode
 from table_app.rules import run_script
 from table_app.settings import load_settings, write_pad_layout
 from table_app.table.virtual import run_virtual, virtual_table
+from table_app.tools.observe import format_line, observe
 
 
 class Board(FakePads):
@@ -275,9 +275,9 @@ def test_the_hobo_sees_on_his_own_ring_who_came_to_kill_at_the_seat_he_visited(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # the rules told the Hobo who came (E.Witness, for his seat alone), and the table
     # showed it nowhere: his pad stayed dark at dawn, the host's screen said nothing
-    from table_app import observe as obs
     from table_app.pads.rings import CheckShown
     from table_app.pads.rings import Picture as Pic
+    from table_app.tools import observe as obs
     shown: list[tuple[int, Pic]] = []
     when: list[float] = []
     real = obs.WatchedPads._show
@@ -319,11 +319,11 @@ def test_a_seat_whose_role_changes_is_shown_its_new_card_on_its_own_ring(
         monkeypatch: pytest.MonkeyPatch, script: str, seat: int, role: str) -> None:
     # the rules told the seat (E.RoleChanged, for it alone) and the table showed it nowhere:
     # a Werewolf who had joined the Mafia was never told so
-    from table_app import observe as obs
     from table_app.pads.rings import Picture as Pic
     from table_app.pads.rings import RoleCard
     from table_app.rules import find_format
     from table_app.rules.roles import ROLE
+    from table_app.tools import observe as obs
     shown: list[tuple[int, Pic]] = []
     real = obs.WatchedPads._show
 

@@ -203,7 +203,7 @@ def test_the_sound_check_says_when_no_output_opens() -> None:
     import os
     import subprocess
     import sys
-    code = ("from table_app.check import check_sound; t, ok = check_sound('Pi speaker'); "
+    code = ("from table_app.admin.check import check_sound; t, ok = check_sound('Pi speaker'); "
             "print(ok); print(t)")
     env = {**os.environ, "SDL_AUDIODRIVER": "no-such-driver"}
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -17,9 +17,8 @@ from pad_rigs import SerialRig, until
 from firmware_bridge import fwconfig
 from firmware_bridge import padlink as pl
 from firmware_bridge import ringdraw as rd
-from firmware_bridge.picosim import FIRMWARE, Firmware, micropython
+from table_app.admin.firmware import FILES  # every file the install copies
 from table_app.clock import MonotonicClock
-from table_app.firmware import FILES  # every file the install copies
 from table_app.pads import PadEdge, PadLink
 from table_app.pads.rings import (
     CheckShown,
@@ -34,6 +33,7 @@ from table_app.pads.rings import (
     render,
 )
 from table_app.pads.serial_pads import SerialPads
+from table_app.tools.picosim import FIRMWARE, Firmware, micropython
 
 PICTURES = [Dark(), Pick(frozenset({1, 5, 12}), 5, 1), Vote(frozenset({3, 4}), 4, None),
             YesNo(1, None), YesNo(None, 2), CheckShown(7, "red"), CheckShown(2, "black"),

@@ -14,11 +14,11 @@ from pathlib import Path
 from pad_rigs import until
 
 from firmware_bridge import fwconfig
-from firmware_bridge.picosim import Firmware
+from table_app.admin.firmware import FILES, FIRMWARE
 from table_app.clock import MonotonicClock
-from table_app.firmware import FILES, FIRMWARE
 from table_app.pads.events import PadLink
 from table_app.pads.serial_pads import SerialPads
+from table_app.tools.picosim import Firmware
 
 
 def _cli(*args: str, path: str | None = None,
@@ -245,7 +245,7 @@ def test_an_older_controller_s_reply_is_read_as_its_protocol_wrote_it() -> None:
     # protocol 3 (firmware 0.5) had no nonce before the proof: read as protocol 4's, its
     # version was cut in two (the install said "firmware 614c311b7e5b2d")
     from firmware_bridge import padlink as pl
-    from table_app.firmware import reply_fields
+    from table_app.admin.firmware_probe import reply_fields
     old = (bytes([3, 12, 12]) + b"\x01\x02\x03\x04" + b"p" * 8 + b"0.5.2 e6614c311b7e5b2d")
     got = reply_fields(old)
     assert got["version"] == "0.5.2 e6614c311b7e5b2d" and got["proof"] == b"p" * 8

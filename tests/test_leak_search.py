@@ -25,7 +25,6 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, assume, event, given, settings
 from hypothesis import strategies as st
 
-from table_app.observe import format_line, observe
 from table_app.rules import Game, IllegalAction, ScriptError, find_format, run_script
 from table_app.rules import actions as A
 from table_app.rules.engine import deal_from_seed
@@ -43,6 +42,7 @@ from table_app.rules.state import (
     VOTE,
 )
 from table_app.settings import ENV as SETTINGS_ENV
+from table_app.tools.observe import format_line, observe
 from table_app.words import LANGS
 
 EXAMPLES = int(os.environ.get("TABLE_APP_LEAK_EXAMPLES", "0"))

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from table_app.observe import format_line, observe, play
 from table_app.rules import BUILTIN_FORMATS, ScriptError, formats_beside, run_script
+from table_app.tools.observe import format_line, observe, play
 
 SCRIPTS = Path(__file__).parent / "scripts"
 

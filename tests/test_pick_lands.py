@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from firmware_bridge import ringdraw as rd
-from table_app.observe import GAP, HOLD, ScriptPlayers
 from table_app.pads import rings
 from table_app.pads.base import PadPanel
 from table_app.pads.events import Confirmed, PadEdge, Pressed
 from table_app.pads.grammar import OUTSIDE, PressGrammar, Stages, split_parts, staged
 from table_app.table.questions import cursor_places
+from table_app.tools.observe_players import GAP, HOLD, ScriptPlayers
 
 
 def _seat(n: int) -> int:
@@ -226,8 +226,8 @@ def test_the_ring_points_at_the_cursor_seat(n: int) -> None:
 
 def test_the_audits_28_seat_commissar_shoots_the_seat_he_named() -> None:
     """The audit's case through observe itself: `commissar shoot 16` at 28 seats."""
-    from table_app.observe import play
     from table_app.rules import run_script
+    from table_app.tools.observe import play
 
     script = "format city\nplayers 28\nseed 5\nnight\nday\nnight\ncommissar shoot 16\nday\n"
     _, table = play(script)

@@ -36,7 +36,7 @@ def _install(link: str, secret: Path) -> subprocess.CompletedProcess[str]:
 def _listing(board: Any) -> list[str]:
     # the files on the board's flash, read through its REPL (after a reset into safe mode:
     # the running controller holds the link), then the controller started again
-    from table_app.firmware import probe
+    from table_app.admin.firmware_probe import probe
     resets = int(board.ctl.cmd("resets").split()[1])
     # (the update request is signed: only the table the board is paired with sends it)
     assert probe(str(board.link), board.secret.read_bytes().strip(), listen=20.0,
@@ -45,7 +45,7 @@ def _listing(board: Any) -> list[str]:
     # (let main.py take the flag first: a REPL opened sooner would interrupt it, and the
     # next boot would be the safe mode again; a boot takes a few hundredths of a second)
     time.sleep(2.0)
-    from table_app.firmware import find_mpremote
+    from table_app.admin.firmware import find_mpremote
     mpremote = find_mpremote()
     assert mpremote
     # (and if the REPL came up before main.py took the safe-mode flag after all, a busy
@@ -109,7 +109,7 @@ def test_the_install_ends_with_the_new_firmware_answering(pico: Any) -> None:
 def test_the_pico_gets_the_firmware_compiled_for_its_armv6m(pico: Any) -> None:
     # it used to get the source, and compiled 1,100 lines of native and viper code at every
     # start
-    from table_app.firmware import COMPILED, SOURCE_ONLY
+    from table_app.admin.firmware import COMPILED, SOURCE_ONLY
     assert f"compiled for the RP2040 ({len(COMPILED)} files, .mpy 6.3)" in pico.installed.stdout
     listing = pico.listing
     for name in COMPILED:
@@ -121,7 +121,7 @@ def test_the_pico_gets_the_firmware_compiled_for_its_armv6m(pico: Any) -> None:
 @pytest.fixture(scope="module")
 def bare_pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A Pico with the firmware's files and no main.py: its REPL stays free for a test."""
-    from table_app.bench_pico import _files
+    from table_app.tools.bench_pico import _files
     host = pico_host()
     folder = tmp_path_factory.mktemp("bare")
     board = host.Board.start(str(_files(folder / "flash", with_main=False)),
@@ -409,7 +409,7 @@ def _emulated_wait(pico: Any, seconds: float) -> None:
 
 def _frame_starts(edges: list[tuple[int, str]]) -> list[int]:
     # when each WS2812 frame begins (the bench's own reading of a capture)
-    from table_app.bench_pico import _frames
+    from table_app.tools.bench_pico import _frames
     return [first for first, _ in _frames(edges)]
 
 
@@ -427,7 +427,7 @@ def test_a_still_ring_is_sent_again_about_once_a_second(pico: Any, pads: SerialP
 
 def _firmware_copy(factory: pytest.TempPathFactory, what: str) -> tuple[Path, Path]:
     """A folder for a board of its own, and in it a copy of the firmware's files to change."""
-    from table_app.firmware import FILES, FIRMWARE
+    from table_app.admin.firmware import FILES, FIRMWARE
     folder = factory.mktemp(what)
     files = folder / "files"
     files.mkdir()
@@ -504,8 +504,8 @@ def test_a_fault_in_play_that_repeats_ends_in_safe_mode_with_its_reason(
     (the rings dark). Now each restart waits longer (1 s, then 2 s, the watchdog fed), the
     third fault in a row ends in safe mode, and `table-app check` says why."""
     from firmware_bridge import padlink as pl
-    from table_app.check import _safe_mode_note
-    from table_app.firmware import FIRMWARE
+    from table_app.admin.check import _safe_mode_note
+    from table_app.admin.firmware import FIRMWARE
     host = pico_host()
     folder, files = _firmware_copy(tmp_path_factory, "faulty")
     (files / "controller.py").write_text((FIRMWARE / "controller.py").read_text()
@@ -541,7 +541,7 @@ def test_a_fault_in_play_that_repeats_ends_in_safe_mode_with_its_reason(
         finally:
             pads.close()
         if not note:                       # what the REPL said instead
-            from table_app.firmware import REASON_ASK, find_mpremote
+            from table_app.admin.firmware import REASON_ASK, find_mpremote
             note = subprocess.run([*(find_mpremote() or []), "connect", str(board.link),
                                    "resume", "exec", REASON_ASK], capture_output=True,
                                   text=True, timeout=120).stdout
@@ -592,8 +592,8 @@ def game_pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     """A Pico with the compiled firmware, as the install leaves it, and a current budget no
     picture reaches (the budget dims every ring together, which the Pi's side does not
     model; its own tests are the unix-port rig's)."""
-    from table_app.firmware import COMPILED, SOURCE_ONLY, compile_firmware
-    from table_app.firmware import FIRMWARE as SOURCE
+    from table_app.admin.firmware import COMPILED, SOURCE_ONLY, compile_firmware
+    from table_app.admin.firmware import FIRMWARE as SOURCE
     host = pico_host()
     folder = tmp_path_factory.mktemp("gamepico")
     files = folder / "files"

@@ -31,8 +31,8 @@ SECRET = b"a-big-table"
 def three(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, Any],
                                                                       TablePads,
                                                                       queue.Queue[Any]]]:
-    from table_app.firmware import COMPILED, SOURCE_ONLY, compile_firmware
-    from table_app.firmware import FIRMWARE as SOURCE
+    from table_app.admin.firmware import COMPILED, SOURCE_ONLY, compile_firmware
+    from table_app.admin.firmware import FIRMWARE as SOURCE
     host = pico_host()
     top = tmp_path_factory.mktemp("three")
     compiled = top / "compiled"

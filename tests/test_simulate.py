@@ -8,8 +8,9 @@ import sys
 
 import pytest
 
+from table_app.records.interval import wilson
 from table_app.rules import find_format
-from table_app.simulate import simulate, wilson
+from table_app.tools.simulate import simulate
 
 
 def test_wilson_interval_known_values() -> None:

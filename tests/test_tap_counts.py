@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from table_app.observe import play
 from table_app.pads.grammar import PressGrammar, Stages, presses_to, split_parts, staged
 from table_app.table.questions import Questions, cursor_places, start_cursor, start_stages
+from table_app.tools.observe import play
 
 SCRIPTS = Path(__file__).parent / "scripts"
 SEEDS = range(600)

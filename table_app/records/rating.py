@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from ..simulate import wilson
+from .interval import wilson
 from .store import GameRecord
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from types import ModuleType
 
 SHARED = Path(os.environ.get("TABLE_APP_PICO_EMULATOR") or
-              Path(__file__).resolve().parent.parent.parent / "shared" / "pico")
+              Path(__file__).resolve().parents[3] / "shared" / "pico")
 FILES = ("package.json", "package-lock.json", "pico-run.mjs", "bootrom.mjs", "pico-pty.py",
          "pico_host.py", "firmware.uf2")
 CACHE = Path(os.environ.get("TABLE_APP_PICO_CACHE")

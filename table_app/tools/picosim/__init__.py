@@ -30,8 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-FIRMWARE = Path(__file__).resolve().parent
-SHIMS = FIRMWARE / "shims"
+FIRMWARE = Path(__file__).resolve().parents[3] / "firmware_bridge"   # what runs on the Pico
+SHIMS = Path(__file__).resolve().parent / "shims"    # machine, neopixel: pins on FIFOs
 PIXELS = 12 * 12
 
 
@@ -164,7 +164,7 @@ class Firmware:
         from that folder (see the module's docstring). The board is paired with `secret`,
         by default this Pi's, as an install pairs it (a config's own SECRET comes first)."""
         if secret is None and flash is None:
-            from table_app.pads.serial_pads import load_secret
+            from ...pads.serial_pads import load_secret
             secret = load_secret()
         if secret and flash is None and "SECRET" not in (config or {}):
             config = {**(config or {}), "SECRET": secret}

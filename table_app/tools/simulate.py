@@ -5,7 +5,6 @@ It doubles as the engine's soak test: a game that raises or never ends is counte
 
 from __future__ import annotations
 
-import math
 import os
 import random
 import sys
@@ -15,9 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from .rules import Format, RulesError
-from .rules.bots import play
-from .rules.errors import GameTooLong
+from ..records.interval import wilson
+from ..rules import Format, RulesError
+from ..rules.bots import play
+from ..rules.errors import GameTooLong
 
 
 @dataclass
@@ -37,17 +37,6 @@ class SimResult:
     def rate(self, team: str) -> tuple[float, float, float]:
         """Win rate and its 95 % Wilson interval."""
         return wilson(self.wins[team], self.games)
-
-
-def wilson(k: int, n: int, z: float = 1.959964) -> tuple[float, float, float]:
-    """Share k/n with its Wilson score interval (sound near 0 and 1, unlike p +- 2 se)."""
-    if n == 0:
-        return 0.0, 0.0, 0.0
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return p, max(0.0, centre - half), min(1.0, centre + half)
 
 
 def _play_seeds(fmt: Format, players: int, policy: str, seeds: list[int]) -> SimResult:

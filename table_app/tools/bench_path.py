@@ -22,17 +22,17 @@ interleaved batch by batch, so a busy machine moves both alike.
   unixport_work_per_press is the machine, not the firmware.
 - queue_to_ring: a pad event put on the table's queue until the ring's answer goes out, with
   the journal durable on this machine's disk, beside the same with the journal on tmpfs.
+
+The first two are here; firmware_work_replayed is in bench_replay.py, queue_to_ring in
+bench_queue.py.
 """
 
 from __future__ import annotations
 
-import os
 import queue
 import statistics
-import tempfile
 import threading
 import time
-from pathlib import Path
 from typing import Any
 
 FLOOR_FIRMWARE = """
@@ -95,7 +95,7 @@ class _FloorPath:
         import serial
         import serial.threaded
 
-        from firmware_bridge.picosim import Firmware
+        from .picosim import Firmware
         self.fw = Firmware(script=FLOOR_FIRMWARE)
         self.q: queue.Queue[bytes] = queue.Queue()
         self.work: queue.Queue[tuple[int, int]] = queue.Queue()
@@ -160,11 +160,10 @@ class _RealPath:
     each press with a new cursor on that ring."""
 
     def __init__(self) -> None:
-        from firmware_bridge.picosim import Firmware
-
-        from .pads import PadPanel
-        from .pads.events import RawPadEvent
-        from .pads.serial_pads import SerialPads
+        from ..pads import PadPanel
+        from ..pads.events import RawPadEvent
+        from ..pads.serial_pads import SerialPads
+        from .picosim import Firmware
 
         self.fw = Firmware(secret=b"bench-table")          # paired, as a table's is
         self.q: queue.Queue[RawPadEvent] = queue.Queue()
@@ -276,145 +275,6 @@ def press_to_ring(presses: int, reps: int = 5) -> list[dict[str, Any]]:
 # link of Python objects, beside the floor loop's work for the same moments. The benchmark
 # above times each moment milliseconds after the last, as a club's taps come; on a virtual
 # machine whose caches go cold within a few milliseconds that is most of the figure.
-_REPLAY_PADSIM = """
-levels = {}
-feeds = [0]
-writes = [0]
-def service():
-    pass
-def send(data):
-    pass
-def _open():
-    pass
-"""
-
-_REPLAY = """
-import sys, time
-import fwconfig as cfg
-cfg.MIN_PRESS_MS = 0
-cfg.DEBOUNCE_MS = 0
-import padlink as pl
-import controller as C
-import padsim
-ticks_us, ticks_diff = time.ticks_us, time.ticks_diff
-
-
-class In:
-    def __init__(self):
-        self.q = bytearray()
-
-    def read(self, n):
-        if not self.q:
-            return None
-        b = bytes(self.q)
-        self.q[:] = b""
-        return b
-
-
-class Out:
-    def write(self, d):
-        pass
-
-
-link = In()
-c = C.Controller(sys.stdin.buffer, Out())
-c.link_in = link
-c.bulk = True
-link.q += pl.frame(pl.HELLO, 1, bytes([pl.PROTOCOL]) + bytes(8))
-c.step()
-K = c.pending[0]             # the hello's key, taken by the controller at the first frame under it
-seqs = [2]
-
-
-def nxt():
-    s = seqs[0]
-    seqs[0] = s % 255 + 1
-    return s
-
-
-for s in range(12):
-    link.q += pl.frame(pl.SHOW, nxt(), bytes([s + 1, 1, 0x0F, 0xFF, 1, 0]), K)
-    c.step()
-ACKS = [pl.ack_frame(i, K) for i in range(256)]
-SHOWS = [[pl.frame(pl.SHOW, q, bytes([i + 1, 1, 0x0F, 0xFF, 1 + (q % 12), 0]), K)
-          for q in range(256)] for i in range(12)]
-
-
-def head():
-    return c.edges.head()
-
-
-def tap(i):
-    pin = cfg.BUTTON_PINS[i]
-    padsim.levels[pin] = 0
-    c.step()                                # the press: its edge
-    link.q += ACKS[head()]
-    c.step()                                # its ack
-    padsim.levels[pin] = 1
-    c.step()                                # the release: its edge
-    link.q += ACKS[head()]
-    link.q += SHOWS[i][nxt()]
-    c.step()                                # its ack, and the ring's new picture
-
-
-levels = {}
-last = {}
-frame = b"W" + bytes(432)
-
-
-def floor_tap(i):
-    # the floor loop's work in the same four moments: a pin change seen and a byte
-    # written, and the answering byte taken and the pixel frame written; twice a tap
-    global last
-    work = 0
-    for level in (0, 1):
-        t = ticks_us()
-        levels[i] = level
-        if levels != last:
-            last = dict(levels)
-            padsim.send(b"e")
-        padsim.writes[0] += 1
-        padsim.send(frame)
-        work += ticks_diff(ticks_us(), t)
-    return work
-
-
-n = int(sys.argv[1])
-for k in range(24):
-    tap(k % 12)
-    floor_tap(k % 12)
-for rep in range(int(sys.argv[2])):
-    w0 = c.work_us
-    for k in range(n):
-        tap(k % 12)
-    work = (c.work_us - w0) / n
-    fl = 0
-    for k in range(n):
-        fl += floor_tap(k % 12)
-    print("%.2f %.2f" % (work, fl / n))
-"""
-
-
-def firmware_replay(taps: int = 200, reps: int = 5) -> dict[str, Any]:
-    """Figure: firmware_work_replayed, the controller's work per tap with its caches warm."""
-    import subprocess
-
-    from firmware_bridge.picosim import FIRMWARE, SHIMS, micropython
-
-    with tempfile.TemporaryDirectory() as d:
-        (Path(d) / "padsim.py").write_text(_REPLAY_PADSIM)
-        (Path(d) / "replay.py").write_text(_REPLAY)
-        path = ":".join((d, str(SHIMS), str(FIRMWARE)))
-        proc = subprocess.run([micropython(), str(Path(d) / "replay.py"), str(taps), str(reps)],
-                              capture_output=True, text=True, timeout=300,
-                              env={**os.environ, "MICROPYPATH": path})
-    if proc.returncode != 0:
-        raise RuntimeError(f"the replay failed: {proc.stderr.strip()[-400:]}")
-    pairs = [line.split() for line in proc.stdout.split("\n") if line.strip()]
-    return _figure("firmware_work_replayed", "us", [float(a) for a, _ in pairs],
-                   [float(b) for _, b in pairs])
-
-
 def _figure(name: str, unit: str, runs: list[float], floors: list[float]) -> dict[str, Any]:
     """A figure beside its floor, repetition by repetition: the ratio is the median of each
     repetition's own ratio (a figure and its floor measured one after the other), as the
@@ -427,96 +287,7 @@ def _figure(name: str, unit: str, runs: list[float], floors: list[float]) -> dic
             "ratios": [round(r, 2) for r in ratios]}
 
 
-def queue_to_ring(presses: int, reps: int = 5) -> list[dict[str, Any]]:
-    """Figure: queue_to_ring_p99 (and p50), the journal on disk beside the journal on tmpfs."""
-    disk_dir = tempfile.TemporaryDirectory(dir=str(Path.home()))
-    ram_root = "/dev/shm" if Path("/dev/shm").is_dir() else None
-    ram_dir = tempfile.TemporaryDirectory(dir=ram_root)
-    tables = []
-    try:
-        for d in (ram_dir.name, disk_dir.name):
-            tables.append(_TablePath(_first_speech_on_real_clock(Path(d) / "bench.journal")))
-        per = max(10, presses // reps)
-        runs: dict[str, list[list[float]]] = {"ram": [], "disk": []}
-        for _ in range(reps):
-            for key, t in zip(("ram", "disk"), tables, strict=True):
-                runs[key].append([t.press() for _ in range(per)])
-    finally:
-        for t in tables:
-            t.close()
-        disk_dir.cleanup()
-        ram_dir.cleanup()
-    disk = [percentiles(r) for r in runs["disk"]]
-    ram = [percentiles(r) for r in runs["ram"]]
-    return [_figure("queue_to_ring_p50", "ms", [a * 1e3 for a, _ in disk],
-                    [a * 1e3 for a, _ in ram]),
-            _figure("queue_to_ring_p99", "ms", [b * 1e3 for _, b in disk],
-                    [b * 1e3 for _, b in ram])]
-
-
-class _TablePath:
-    """A table at day 1's first speech on the real clock, its loop in a thread; `press`
-    times a short press from the queue to its ring's answer going out."""
-
-    def __init__(self, parts: tuple[Any, Any, Any, Any]) -> None:
-        self.app, self.pads, table, _ = parts
-        self.speaker = next(iter(table.asked))
-        if table.timer is not None:          # hold the speech open for the whole run
-            table.timer.deadline += 3600
-            table.timer.next_tick += 3600
-        self.shown = threading.Event()
-        self.stamp = 0.0
-        original = self.pads._show
-
-        def show(seat: int, picture: object) -> None:
-            original(seat, picture)
-            if seat == self.speaker:
-                self.stamp = time.perf_counter()
-                self.shown.set()
-        self.pads._show = show
-        self.stop = threading.Event()
-        self.worker = threading.Thread(target=self._loop, daemon=True)
-        self.worker.start()
-
-    def _loop(self) -> None:
-        while not self.stop.is_set():
-            self.app.step(0.002)
-
-    def press(self) -> float:
-        self.pads.press(self.speaker)
-        time.sleep(0.04)                     # past the debounce guard
-        self.shown.clear()
-        t0 = time.perf_counter()
-        self.pads.release(self.speaker)      # a short press: the cursor moves on his ring
-        if not self.shown.wait(1.0):
-            raise RuntimeError("the ring did not answer")
-        took = self.stamp - t0
-        time.sleep(0.05)
-        return took
-
-    def close(self) -> None:
-        self.stop.set()
-        self.worker.join()
-        self.app.close()
-
-
 def percentiles(samples: list[float]) -> tuple[float, float]:
     ordered = sorted(samples)
     p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
     return statistics.median(ordered), p99
-
-
-def _first_speech_on_real_clock(journal: Any) -> tuple[Any, Any, Any, Any]:
-    """Bots play a yakuza game on a fake clock up to day 1's first speech; from there the
-    table runs on the real clock, as at a club. Returns (app, pads, table, clock)."""
-    from .clock import MonotonicClock
-    from .table.app import ResumedClock
-    from .table.virtual import run_virtual, virtual_table
-
-    app, bots, clock, pads = virtual_table(journal, seed=3, sync=True)
-    table = run_virtual(app, bots, clock,
-                        until=lambda t: t.game.phase == "day" and bool(t.asked))
-    real = ResumedClock(MonotonicClock(), clock.now())
-    app.clock = real
-    pads.clock = real
-    return app, pads, table, real
