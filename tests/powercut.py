@@ -205,7 +205,7 @@ class Club:
             # the records cannot be written this time (locked by another program, say):
             # each game that ends waits in records-waiting/ for the next start
             def locked(record: Any) -> bool:
-                from table_app.records.store import RecordsError
+                from table_app.records.game import RecordsError
                 raise RecordsError("the records are locked (the drill)")
             rec._write = locked  # type: ignore[method-assign]
         self.recorder = rec

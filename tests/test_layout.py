@@ -218,7 +218,6 @@ LONG_ONES = {
     # the rules engine is compiled by mypyc module by module
     "table_app/rules/state.py": "the game's state and its transitions",
     "table_app/rules/script.py": "the game-script language: its parser and its replay",
-    "table_app/records/store.py": "the records' database (split next)",
 }
 
 

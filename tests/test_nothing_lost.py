@@ -188,7 +188,7 @@ def _long_name(local: object, game: str, seat: int, n: int = 81) -> None:
     """A name as an earlier version stored it (of any length: 10,001 characters seen)."""
     import sqlalchemy as sa
 
-    from table_app.records.store import seats
+    from table_app.records.schema import seats
     with local.engine.begin() as c:                     # type: ignore[attr-defined]
         c.execute(sa.update(seats).where(seats.c.game_id == game, seats.c.seat == seat)
                   .values(name="Я" * n))
@@ -199,8 +199,9 @@ def test_one_long_name_does_not_stop_the_league(postgres: Postgres,  # noqa: F81
     """A seat renamed to 81 characters: `records sync` stopped at PostgreSQL's `value too
     long for type character varying(80)`, the games after it never went, and nothing said
     which game blocked. Now that game waits, with why, and the others go."""
-    from table_app.records import store
-    from table_app.records.store import Records, sync
+    from table_app.records import sync as store_sync
+    from table_app.records.store import Records
+    from table_app.records.sync import sync
     league_url = postgres.database("league48")
     local_url = f"sqlite:///{tmp_path / 'table.sqlite'}"
     local = Records(local_url)
@@ -222,7 +223,7 @@ def test_one_long_name_does_not_stop_the_league(postgres: Postgres,  # noqa: F81
     assert f"game {recs[2].id} is not sent" in proc.stdout and "81 characters" in proc.stdout
     # a shorter name given, it goes
     local.attribute(recs[2].id, 3, "Nino")
-    got = store.send(local, league)
+    got = store_sync.send(local, league)
     assert (got.sent, got.held) == (1, []) and len(league.games()) == 6
 
 

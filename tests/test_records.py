@@ -14,14 +14,10 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from table_app.records.store import (
-    GameRecord,
-    Records,
-    RecordsError,
-    from_script,
-    migrate,
-    sync,
-)
+from table_app.records.game import GameRecord, RecordsError
+from table_app.records.schema import migrate
+from table_app.records.store import Records, from_script
+from table_app.records.sync import sync
 from table_app.words import LANGS
 
 SCRIPTS = Path(__file__).parent / "scripts"
@@ -516,7 +512,7 @@ def test_a_first_migration_cut_short_leaves_no_half_made_records(
 def test_records_an_earlier_version_left_half_made_open_again(tmp_path: Path) -> None:
     # the tables of an interrupted first migration and no version (an earlier version's
     # leftover): made again, nothing to lose in them
-    from table_app.records.store import meta
+    from table_app.records.schema import meta
     url = f"sqlite:///{tmp_path / 'r.sqlite'}"
     engine = sa.create_engine(url)
     meta.create_all(engine)
@@ -532,8 +528,8 @@ def test_a_pi_without_a_clock_dates_its_games_after_the_last_not_in_1970(
     import sys
     from datetime import UTC, datetime
 
+    from table_app.records.game import EARLIEST
     from table_app.records.recorder import Recorder
-    from table_app.records.store import EARLIEST
     from table_app.table.virtual import run_virtual, virtual_table
     url = f"sqlite:///{tmp_path / 'records.sqlite'}"
     ended = []

@@ -128,7 +128,8 @@ def test_files_of_brackets_nested_deep_are_refused_not_a_crash(tmp_path: Path) -
     # RecursionError out of the JSON and TOML parsers: the table died opening them
     from table_app.pads import PadError
     from table_app.pads.gpio import load_pins
-    from table_app.records.store import Records, RecordsError
+    from table_app.records.game import RecordsError
+    from table_app.records.store import Records
     from table_app.rules.format import FormatError, load_format
     from table_app.screen.setup import load_names
     settings = tmp_path / "settings.toml"

@@ -7,7 +7,9 @@ import json
 import sys
 from pathlib import Path
 
-from .store import Records, RecordsError, send
+from .game import RecordsError
+from .store import Records
+from .sync import send
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:   # type: ignore[type-arg]

@@ -13,7 +13,7 @@ from ..rules import run_script
 from ..rules.roles import ROLE
 from ..sound.catalogue import role_name
 from ..words import entries
-from .store import GameRecord
+from .game import GameRecord
 
 #: the sheet's words are the catalogues' `sheet:` entries (table_app/locale/<lang>.po):
 #: headings by their key, a cause of leaving as cause_..., a side as side_..., a check's

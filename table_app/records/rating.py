@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from .game import GameRecord
 from .interval import wilson
-from .store import GameRecord
 
 
 @dataclass

@@ -20,17 +20,10 @@ from pathlib import Path
 from typing import Any
 
 from ..paths import state_dir, write_private
-from .store import (
-    GameRecord,
-    Records,
-    RecordsError,
-    damaged,
-    default_url,
-    from_script,
-    plausible_end,
-    send,
-    sqlite_file,
-)
+from .game import GameRecord, RecordsError, plausible_end
+from .schema import damaged, sqlite_file
+from .store import Records, default_url, from_script
+from .sync import send
 
 NAMESPACE = uuid.UUID("6d2b7f4e-3c55-4a8e-9d0a-7f1b2c3d4e5f")
 #: seconds between tries of an unreachable league: the last repeats

@@ -1,5 +1,5 @@
 # Alembic's environment for the records: the app hands over its open connection
-# (table_app.records.store.migrate), so one code path serves SQLite and PostgreSQL.
+# (table_app.records.schema.migrate), so one code path serves SQLite and PostgreSQL.
 from alembic import context
 
 connection = context.config.attributes["connection"]
