@@ -594,7 +594,7 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
     was cut to "Мирный ж..."); at 14 px, in a colour that reads on the dark (finding 11:
     they were 10 px, the roles grey), one line a seat: its name, or its role while the
     host sees the roles."""
-    from table_app.screen.render import BG, BIG_LABEL_W, Painter, draw_host
+    from table_app.screen.render import BG, BIG_LABEL_W, BIG_SIDE_W, Painter, draw_host
     drawn: list[tuple[str, pygame.Rect]] = []
     fouls: list[tuple[str, pygame.Rect]] = []
 
@@ -606,7 +606,7 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
         def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
                  anchor="topleft", width=None):
             rect = super().text(surf, s, pos, size, colour, bold, anchor, width)
-            if width == BIG_LABEL_W:
+            if width in (BIG_LABEL_W, BIG_SIDE_W):
                 assert size >= 14, (s, size)
                 # a contrast of 7:1 or more on the background (WCAG's AAA for small text)
                 assert (luminance(colour) + 0.05) / (luminance(BG) + 0.05) >= 7, (s, colour)
@@ -775,3 +775,30 @@ def test_the_simulator_shows_a_big_table_as_its_controllers(players: int) -> Non
         assert lit, seat
         for k in lit:
             assert max(pads.pixel_at_ring(seat, k)) >= 110, (seat, k, pads.pixel_at_ring(seat, k))
+
+
+def test_a_long_name_beside_a_big_tables_seat_is_whole_or_initialled() -> None:
+    """The second host's trial: at 20 seats a 20-letter name was cut to "Konstantin Nikol...".
+    Beside a side seat, where the seats stand far enough apart (up to 24 at the panel's
+    height), it goes on two rows, whole; where one row is all there is (30 seats, and the
+    ends' seats), its first name and initials, or its first name."""
+    from table_app.screen.render import (BIG_LABEL_W, BIG_LINE, BIG_SIDE_W, Painter, big_name,
+                                         big_pitch)
+    from tests.test_journeys import LONG_NAMES
+    p = Painter()
+    font = p.font(14)
+    area = (0, 0, 480, 480)
+    assert big_pitch(20, area) >= 2 * BIG_LINE + 4 > big_pitch(30, area)
+    for name in LONG_NAMES.values():
+        assert font.size(name)[0] > BIG_SIDE_W                  # too wide for one row
+        rows = big_name(p, name, 2, BIG_SIDE_W)
+        assert rows == name.split(), rows                       # whole, a word a row
+        first, last = name.split()
+        short = big_name(p, name, 1, BIG_LABEL_W)
+        if font.size(first)[0] <= BIG_LABEL_W:
+            assert short[0] in (f"{first} {last[0]}.", first), short
+            assert font.size(short[0])[0] <= BIG_LABEL_W
+        else:                       # ("Abdulazizbek", 95 px, at an end seat: cut when drawn)
+            assert short == [name]
+        assert big_name(p, "Nino Beridze", 1, BIG_LABEL_W) == ["Nino Beridze"]
+        assert big_name(p, "Nino Abashidze-Ka", 1, BIG_LABEL_W) == ["Nino A."]

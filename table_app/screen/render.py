@@ -120,6 +120,9 @@ def seat_xy(seat: int, n: int, centre: tuple[int, int], radius: tuple[int, int])
 LABEL_SIZE = 14
 #: a big table's label (a name, a role) at LABEL_SIZE: "Любовница" takes 87 px
 BIG_LABEL_W = 90
+#: a name beside a big table's side seat: the room from the panel's edge to the left side's
+#: seats ("Abdulazizbek" takes 95 px; at 90 it broke inside the word)
+BIG_SIDE_W = 95
 #: a big table's label's line height
 BIG_LINE = 17
 #: a big table (13-30) is a long table, as a club seats one: three seats at each end, the
@@ -162,21 +165,24 @@ def big_pitch(n: int, area: tuple[int, int, int, int]) -> float:
     return (area[3] - 2 * BIG_END) / (right + 1)
 
 
-def big_name(p: Painter, name: str, rows: int) -> list[str]:
-    """A name beside a big table's seat, in at most `rows` rows of BIG_LABEL_W at 14 px:
+def big_name(p: Painter, name: str, rows: int, width: int = BIG_LABEL_W) -> list[str]:
+    """A name beside a big table's seat, in at most `rows` rows of `width` at 14 px:
     whole where it fits; on one row too wide, its first word and the others' initials
-    ("Konstantin N."), as a club writes a name on a full sheet (cut with "..." it named
-    nobody). Only one long word that fits nowhere is still cut when drawn."""
+    ("Konstantin N."), or its first word alone, as a club writes a name on a full sheet
+    (cut with "..." it named nobody). Only a first word that fits nowhere is still cut
+    when drawn."""
     font = p.font(LABEL_SIZE)
     if rows >= 2:
-        lines = name_lines(p, name, BIG_LABEL_W)
-        if len(lines) <= 2 and all(font.size(line)[0] <= BIG_LABEL_W for line in lines):
+        lines = name_lines(p, name, width)
+        if len(lines) <= 2 and all(font.size(line)[0] <= width for line in lines):
             return lines
-    if font.size(name)[0] <= BIG_LABEL_W:
+    if font.size(name)[0] <= width:
         return [name]
     words = name.split()
-    short = " ".join(words[:1] + [w[0] + "." for w in words[1:]])
-    return [short if font.size(short)[0] <= BIG_LABEL_W else name]
+    for short in (" ".join(words[:1] + [w[0] + "." for w in words[1:]]), words[0]):
+        if font.size(short)[0] <= width:
+            return [short]
+    return [name]
 
 
 @lru_cache(maxsize=32)
@@ -275,10 +281,12 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             # a name on a side, where the seats stand far enough apart, on two rows; else
             # on one, its first name and initials when whole it is too wide
             rows = ([label] if host and sv.role else
-                    big_name(p, label, 2 if anchor != "center" and two_rows else 1))
+                    big_name(p, label, 2 if anchor != "center" and two_rows else 1,
+                             BIG_LABEL_W if anchor == "center" else BIG_SIDE_W))
             for i, row in enumerate(rows):
                 p.text(surf, row, (lx, ly + BIG_LINE * (2 * i - len(rows) + 1) // 2),
-                       LABEL_SIZE, colour, anchor=anchor, width=BIG_LABEL_W)
+                       LABEL_SIZE, colour, anchor=anchor,
+                       width=BIG_LABEL_W if anchor == "center" else BIG_SIDE_W)
         # (14 px: at 11 px grey a name was 2 mm high on the 7-inch panel)
         for i, (label, colour) in enumerate(labels if not big else ()):
             ly = cy + r + 12 + 17 * i if below else cy - r - 12 - 17 * (len(labels) - 1 - i)
