@@ -10,7 +10,7 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
-from .paths import failed_starts, note_failed_start
+from .paths import note_failed_start, take_failed_starts
 from .rules import (
     BUILTIN_FORMATS,
     Format,
@@ -191,18 +191,25 @@ def cmd_play(args: argparse.Namespace) -> int:
         if refused:
             print(f"table-app: {refused}", file=sys.stderr)
             return 2
+    taken: list[str] = []
     if not args.demo:
-        failed, last = failed_starts()
-        if failed:
+        taken = take_failed_starts()
+        if taken:
             # the host learns on the setup screen why the table did not come up before
-            args.notices.append(("failed_starts", f"{failed} × {last}"))
+            args.notices.append(("failed_starts", f"{len(taken)} × {taken[-1]}"))
+    from . import systemd
     try:
         return run.demo(args) if args.demo else run.play(args)
     except (RulesError, ValueError, OSError, JournalError, PadError) as exc:
         print(f"table-app: {exc}", file=sys.stderr)
         if not args.demo:
-            note_failed_start(str(exc))
+            # what this start took and never showed goes back, before its own reason
+            note_failed_start(str(exc), [] if systemd.ready else taken)
         return 2
+    except BaseException:
+        if not systemd.ready:
+            note_failed_start("", taken)          # (systemd's ExecStopPost adds its line)
+        raise
     except KeyboardInterrupt:             # Ctrl-C anywhere: a quiet stop, the journal kept
         print("table-app: stopped (the game resumes where it was)", file=sys.stderr)
         return 130

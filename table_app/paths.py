@@ -31,17 +31,21 @@ def failed_starts_path() -> Path:
     return state_dir() / "failed-starts"
 
 
-def note_failed_start(why: str) -> None:
-    """Add a failed start's reason (one line, with its time) for the next setup screen."""
+def note_failed_start(why: str, earlier: list[str] | None = None) -> None:
+    """Add a failed start's reason (one line, with its time) for the next setup screen, after
+    the `earlier` lines this start took and never showed (`why` empty: those only)."""
     import time
     line = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()) + " " + " ".join(why.split())
+    lines = [*(earlier or []), *([line[:300]] if why.strip() else [])]
+    if not lines:
+        return
     path = failed_starts_path()
     try:
         private_folder(path.parent)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         try:
             os.fchmod(fd, 0o600)          # like every file of the app's: its owner's only
-            os.write(fd, (line[:300] + "\n").encode("utf-8"))
+            os.write(fd, "".join(f"{ln}\n" for ln in lines).encode("utf-8"))
         finally:
             os.close(fd)
     except OSError:
@@ -51,13 +55,21 @@ def note_failed_start(why: str) -> None:
 def failed_starts() -> tuple[int, str]:
     """How many failed starts came before this one, and the last one's line (0, '': none);
     read once: the record is gone after (the setup screen has said it)."""
+    lines = take_failed_starts()
+    return len(lines), (lines[-1] if lines else "")
+
+
+def take_failed_starts() -> list[str]:
+    """The failed starts' lines, taken: a start that fails before its setup screen showed
+    them gives them back (note_failed_start's `earlier`), so that five failed starts are
+    five lines, not one."""
     path = failed_starts_path()
     try:
         lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
         path.unlink()
     except (OSError, UnicodeDecodeError):
-        return 0, ""
-    return len(lines), (lines[-1] if lines else "")
+        return []
+    return lines
 
 
 def private_folder(folder: Path) -> Path:

@@ -6,9 +6,14 @@ from __future__ import annotations
 import os
 import socket
 
+#: whether this process has said READY=1 (its setup screen, or its game, is showing)
+ready = False
+
 
 def notify(state: str) -> bool:
     """Send `state` (READY=1, WATCHDOG=1, STATUS=...) to systemd; False when not under it."""
+    global ready
+    ready = ready or state.startswith("READY=1")
     address = os.environ.get("NOTIFY_SOCKET")
     if not address:
         return False

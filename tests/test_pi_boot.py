@@ -1,18 +1,24 @@
 """The table starts at boot on a real Debian Bookworm system.
 
-A Bookworm root file system is built from the Debian archive (debootstrap), the project is
-copied in, and `hardware/pi/install.sh` runs in it for real, as in an image build (no systemd
-running). Then the system is booted with `systemd-nspawn -b` and the test looks at it from
-outside (`nsenter` into the container) as a club would at its table: the unit is up and ready
-on the setup screen, stays up with its watchdog fed, is restarted by the watchdog when the app
-hangs, opens its setup screen with the reason on a bad journal or a bad setting, the admin
-command finds its tools, the venv's pygame has the console's KMSDRM driver, and a second
-install works with the network cut.
+A Bookworm root file system is built from the Debian archive (debootstrap), with a club's
+login (`club`, sudo without a password, as Raspberry Pi Imager makes it) and the project
+cloned into its home; `hardware/pi/install.sh` runs in it for real, as in an image build (no
+systemd running). Then the system is booted with `systemd-nspawn -b` and the test looks at it
+from outside (`nsenter` into the container) as a club would at its table: the unit is up and
+ready on the setup screen, stays up with its watchdog fed and idle (its wakeups and processor
+time counted), is restarted by the watchdog when the app hangs, opens its setup screen with
+the reason on a bad journal or a bad setting, stops at its start limit when it cannot start
+and says why on the next setup screen, the admin command finds its tools, the venv's pygame
+has the console's KMSDRM driver, and a second install works with the network cut. What the
+README has the club type runs as the club in its own shell in the booted system, with sudo
+where the README says so: the settings step (nano), a protocol sheet into its home, the
+firmware install with nothing plugged in, the uninstall and the install again.
 
 What a container cannot have is overridden in one drop-in, and only that: no screen (SDL's
 `offscreen` driver instead of `kmsdrm`), no sound card, no /dev/tty1. Everything else is the
-unit as installed. It takes about 10 minutes (most of it the engine's first compile) and
-runs where the machine allows: root, debootstrap and systemd-nspawn (CI installs them).
+unit as installed. It takes about 15 minutes (most of it the engine's compile, twice: the
+first install and the one after the uninstall) and runs where the machine allows: root,
+debootstrap and systemd-nspawn (CI installs them).
 """
 
 from __future__ import annotations
@@ -27,7 +33,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parent.parent
-SRC = "/root/table-src"              # where the project lies inside the container
+CLUB = "club"                        # the club's own login on the Pi, with sudo (the Imager's)
+SRC = f"/home/{CLUB}/mafia-table"    # the club's clone, where the README has it
 DATA = "/var/lib/table-app"
 PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 #: what the container cannot have: a screen, a sound card, a console tty (the rest is real)
@@ -61,6 +68,7 @@ class Bookworm:
         self.proc: subprocess.Popen[bytes] | None = None
         self.leader = 0
         self.first_install = ""              # what the first install.sh run printed
+        self.idle = (-1.0, -1.0)             # wakeups a second and processor share, idle
         self.netns = f"table-boot-{os.getpid()}"
 
     # -- building ----------------------------------------------------------------------
@@ -72,7 +80,7 @@ class Bookworm:
                 break
         subprocess.run(["debootstrap", "--variant=minbase",
                         "--include=systemd,systemd-sysv,dbus,ca-certificates,sudo,"
-                        "util-linux,iproute2", "bookworm", str(self.root), mirror],
+                        "util-linux,iproute2,nano", "bookworm", str(self.root), mirror],
                        check=True, stdout=self._out(), stderr=subprocess.STDOUT, timeout=1800)
         # the machine reaches the package registries through its own apt sources, pip
         # configuration and certificates: the table's machine gets the same
@@ -87,6 +95,14 @@ class Bookworm:
             self._copy_in(str(cert))
         self.chroot("update-ca-certificates >/dev/null")
         (self.root / "etc" / "hostname").write_text("table\n")
+        with open(self.root / "etc" / "hosts", "a") as hosts:
+            hosts.write("127.0.1.1\ttable\n")          # (as the Imager writes it)
+        # the club's login, as Raspberry Pi Imager makes it: sudo without a password, and
+        # the system's log readable (adm)
+        self.chroot(f"useradd --create-home --shell /bin/bash --groups sudo,adm {CLUB}")
+        (self.root / "etc/sudoers.d/010_club-nopasswd").write_text(
+            f"{CLUB} ALL=(ALL) NOPASSWD: ALL\n")
+        (self.root / "etc/sudoers.d/010_club-nopasswd").chmod(0o440)
         # the project as a club's checkout has it: its tracked and new files
         files = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
                                capture_output=True, text=True, check=True).stdout.split()
@@ -95,6 +111,7 @@ class Bookworm:
             if (ROOT / f).is_file():
                 (dest / f).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(ROOT / f, dest / f)
+        self.chroot(f"chown -R {CLUB}: {SRC}")        # the club's clone is the club's
 
     def _copy_in(self, *paths: str) -> None:
         for p in paths:
@@ -147,6 +164,18 @@ class Bookworm:
             ["nsenter", "-t", str(self.leader), "-m", "-u", "-i", "-p", *net, "--",
              "/usr/bin/env", "-i", "PATH=" + PATH, "LANG=C.UTF-8", "HOME=/root",
              "/bin/bash", "-c", command],
+            capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
+        if check:
+            assert proc.returncode == 0, (command, proc.stdout, proc.stderr)
+        return proc
+
+    def club(self, command: str, check: bool = True,
+             timeout: float = 600) -> subprocess.CompletedProcess[str]:
+        """A command on the booted system as the club types it in its SSH shell: its own
+        user (`sudo` where the README says so), in its home."""
+        proc = subprocess.run(
+            ["nsenter", "-t", str(self.leader), "-m", "-u", "-i", "-p", "-n", "--",
+             "/usr/sbin/runuser", "-l", CLUB, "-c", command],
             capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL)
         if check:
             assert proc.returncode == 0, (command, proc.stdout, proc.stderr)
@@ -233,13 +262,53 @@ def test_the_table_is_up_at_boot_and_ready_on_the_setup_screen(bookworm: Bookwor
     assert user == ["mafia", "700"]
 
 
-def test_a_fresh_install_has_the_settings_folder_the_readme_edits(bookworm: Bookworm) -> None:
-    """The README's settings step, as the table's user, before anything else wrote there
-    (it could not save: the folder came only with the pairing secret)."""
+#: keys typed into a terminal, a pause after each (nano's screen drawn): a program driven
+#: through a pseudo-terminal, as the club types at it over SSH
+TYPE = """\
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.environ["TERM"] = "xterm"
+    os.execvp(sys.argv[1], sys.argv[1:])
+def pump(seconds):
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if select.select([fd], [], [], 0.1)[0]:
+            try:
+                os.read(fd, 65536)
+            except OSError:
+                return
+for keys in KEYS:
+    pump(1.5)
+    os.write(fd, keys)
+pump(1.5)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+def test_the_readmes_settings_step_edits_the_settings_on_a_fresh_install(
+        bookworm: Bookworm) -> None:
+    """The README's settings step, as the club types it, before anything else wrote there
+    (nano could not save: the folder came only with the pairing secret)."""
+    before = bookworm.wait_unit(_on_setup_screen)
     folder = f"{DATA}/config/table-app"
     assert bookworm.sh(f"stat -c %U {folder}").stdout.strip() == "mafia"
-    bookworm.sh(f"sudo -u mafia sh -c 'printf \"# the club\\n\" > {folder}/settings.toml' && "
-                f"rm {folder}/settings.toml")
+    assert bookworm.sh(f"test -e {folder}/settings.toml", check=False).returncode != 0
+    # nano: the line typed, ^O and Enter to write it, ^X to leave
+    keys = [b"volume = 0.5", b"\x0f", b"\r", b"\x18"]
+    script = TYPE.replace("KEYS", repr(keys))
+    typed = bookworm.club(f"python3 - sudo -u mafia nano {folder}/settings.toml <<'EOF'\n"
+                          f"{script}EOF", check=False, timeout=60)
+    assert typed.returncode == 0, (typed.stdout, typed.stderr)
+    assert bookworm.sh(f"cat {folder}/settings.toml").stdout == "volume = 0.5\n"
+    assert bookworm.sh(f"stat -c %U {folder}/settings.toml").stdout.strip() == "mafia"
+    # "then `sudo systemctl restart table-app`": the table takes it, no mistake said
+    bookworm.club("sudo systemctl restart table-app")
+    after = bookworm.wait_unit(lambda p: _on_setup_screen(p) and
+                               p["MainPID"] != before["MainPID"])
+    assert "volume" not in after["StatusText"], after
+    bookworm.sh(f"rm {folder}/settings.toml")
 
 
 def test_it_stays_up_three_minutes_on_the_setup_screen_with_its_watchdog_fed(
@@ -248,10 +317,55 @@ def test_it_stays_up_three_minutes_on_the_setup_screen_with_its_watchdog_fed(
     assert bookworm.unit("WatchdogUSec")["WatchdogUSec"] == "30s"
     pid = start["MainPID"]
     fed = int(start["WatchdogTimestampMonotonic"])
-    time.sleep(180)
+    time.sleep(10)                               # (past its first screen's drawing)
+    woke, ticks, began = _wakeups(bookworm, pid), _cpu_ticks(bookworm, pid), time.monotonic()
+    time.sleep(170)
+    # idle on its setup screen, it waits on its events: how often it wakes, all its threads
+    # counted (the voluntary and involuntary switches of /proc/PID/task/*/status), and the
+    # processor it takes
+    now = _wakeups(bookworm, pid)
+    seconds = time.monotonic() - began
+    per_second = sum(now[t] - woke[t] for t in now.keys() & woke.keys()) / seconds
+    cpu = (_cpu_ticks(bookworm, pid) - ticks) / 100 / seconds
+    print(f"idle on the setup screen for {seconds:.0f} s: {per_second:.1f} wakeups a second "
+          f"({len(now)} threads), {cpu:.1%} of a processor")
+    bookworm.idle = (per_second, cpu)
     later = bookworm.wait_unit(_on_setup_screen)
     assert later["MainPID"] == pid and later["NRestarts"] == start["NRestarts"]
     assert int(later["WatchdogTimestampMonotonic"]) > fed + 150_000_000   # fed all along
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "the setup screen waits with pygame.event.wait(200) (run.py): SDL 2.26 has no real wait "
+    "for the KMSDRM (nor offscreen) driver and polls its events every 1 ms: about 1000 "
+    "wakeups a second (983 measured), 3 % of a processor, for as long as the table is idle"))
+def test_idle_on_the_setup_screen_it_waits_on_its_events(bookworm: Bookworm) -> None:
+    """Measured over the three minutes above (170 s of them: the issue asked for 60)."""
+    per_second, cpu = bookworm.idle
+    if per_second < 0:
+        pytest.skip("the three minutes' test did not measure")
+    # its loop waits 200 ms for an event, the watchdog's thread a few seconds, the pads'
+    # link its port: some tens a second at most. A loop that polls (SDL's 1 ms event poll,
+    # a pads thread spinning) shows hundreds to thousands, and its processor time with it
+    assert per_second < 100, per_second
+    assert cpu < 0.02, cpu
+
+
+def _wakeups(bookworm: Bookworm, pid: str) -> dict[str, int]:
+    """Each thread's context switches so far (voluntary + involuntary), by its id."""
+    out = bookworm.sh(f"grep -H ctxt_switches /proc/{pid}/task/*/status").stdout
+    counts: dict[str, int] = {}
+    for line in out.splitlines():
+        path, _, value = line.partition(":")
+        task = path.split("/")[4]
+        counts[task] = counts.get(task, 0) + int(value.split(":")[-1])
+    return counts
+
+
+def _cpu_ticks(bookworm: Bookworm, pid: str) -> int:
+    """The process's user and system time so far, in clock ticks (1/100 s)."""
+    fields = bookworm.sh(f"cat /proc/{pid}/stat").stdout.rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
 
 
 def test_a_hung_table_is_restarted_by_the_watchdog(bookworm: Bookworm) -> None:
@@ -384,41 +498,117 @@ def test_a_second_install_works_with_the_network_cut(bookworm: Bookworm) -> None
 
 def test_a_table_that_fails_at_every_start_stops_trying(bookworm: Bookworm) -> None:
     """Its screen missing, the unit restarted every 2.2 s for ever (69 times seen): now the
-    start limit ends the loop, and the reason is in its status."""
+    start limit ends the loop, the reason is in its status, and the next setup screen says
+    how many starts failed and why (the unit's ExecStopPost, or the app's own words)."""
     bookworm.wait_unit(_on_setup_screen)
+    starts = f"{DATA}/table-app/failed-starts"
+    bookworm.sh(f"rm -f {starts}")
+    # the unit's own screen driver, and no screen: the container has no /dev/dri
     loop = "/etc/systemd/system/table-app.service.d/zz-fails.conf"
+    told = False
     try:
-        bookworm.sh(f"printf '[Service]\\nExecStart=\\nExecStart=/bin/false\\n' > {loop} "
+        bookworm.sh(f"printf '[Service]\\nEnvironment=SDL_VIDEODRIVER=kmsdrm\\n' > {loop} "
                     "&& systemctl daemon-reload && systemctl reset-failed table-app.service; "
                     "systemctl restart table-app.service", check=False)
-        props = bookworm.wait_unit(lambda p: p.get("ActiveState") == "failed", timeout=90)
+        props = bookworm.wait_unit(lambda p: p.get("ActiveState") == "failed", timeout=120)
         assert int(props["NRestarts"]) <= 5, props
         assert "Start request repeated too quickly" in bookworm.journal()
         time.sleep(5)                                   # and it stays stopped: no loop
         again = bookworm.unit("ActiveState", "NRestarts")
         assert again["ActiveState"] == "failed" and again["NRestarts"] == props["NRestarts"]
+        # where the README says to look: the status, the log, and the file the setup
+        # screen reads
+        status = bookworm.club("systemctl status table-app --no-pager -n 20",
+                               check=False).stdout
+        print(status)
+        assert "Start request repeated too quickly" in status, status
+        log = bookworm.club("journalctl -u table-app --no-pager -n 40", check=False).stdout
+        assert "table-app: no display could be opened (kmsdrm not available)" in log, log
+        noted = bookworm.sh(f"cat {starts}", check=False).stdout.splitlines()
+        print("\n".join(noted))
+        # a line a start: the first and its restarts but the one refused (NRestarts counts
+        # that one too); one line only before, each start taking the last one's
+        assert len(noted) == int(props["NRestarts"]) >= 3, (noted, props)
+        mode = bookworm.sh(f"stat -c '%U %a' {starts}").stdout.split()
+        assert mode == ["mafia", "600"]
+        told = True
     finally:
-        bookworm.sh(f"rm -f {loop} && systemctl daemon-reload && "
-                    "systemctl reset-failed table-app.service; systemctl start table-app.service",
-                    check=False)
-    bookworm.wait_unit(_on_setup_screen)
+        bookworm.sh(f"rm -f {loop} && systemctl daemon-reload", check=False)
+        if not told:                              # the next tests get their table back
+            bookworm.sh("systemctl reset-failed table-app.service; "
+                        "systemctl start table-app.service", check=False)
+    # mended: the README's command starts it again (a plain restart is refused until two
+    # minutes have passed), and its setup screen says what happened
+    plain = bookworm.club("sudo systemctl restart table-app", check=False)
+    print("a plain restart at once:", plain.returncode, plain.stderr.strip())
+    assert README_RESTART in " ".join((ROOT / "README.md").read_text().split())
+    if plain.returncode != 0:
+        bookworm.club(README_RESTART)
+    props = bookworm.wait_unit(_on_setup_screen)
+    assert f"{len(noted)} × " in props["StatusText"], props
+    assert noted[-1].split(" ", 1)[1] in props["StatusText"], props
+    assert bookworm.sh(f"test -e {starts}", check=False).returncode != 0     # said once
+
+
+#: what the README says to type once a table that stopped trying is mended
+README_RESTART = "sudo systemctl reset-failed table-app && sudo systemctl restart table-app"
+
+
+def _club_records(folder: Path) -> str:
+    """A club's export of one finished game (id 00000000-...), as `records export` writes it."""
+    from table_app.records.store import Records
+    from tests.test_records import _records
+    db = Records(f"sqlite:///{folder / 'records.sqlite'}")
+    db.record(_records(1)[0])
+    text = db.export("json")
+    db.close()
+    return text
+
+
+def test_a_protocol_sheet_goes_to_the_clubs_home(bookworm: Bookworm,
+                                                   tmp_path: Path) -> None:
+    """`sudo table-app records protocol ID --out ~/game.pdf` as the club types it: a
+    PermissionError traceback before (the table's user cannot write in the club's home)."""
+    (bookworm.root / SRC.lstrip("/")).parent.joinpath("games.json").write_text(
+        _club_records(tmp_path))
+    bookworm.sh(f"chown {CLUB}: /home/{CLUB}/games.json")
+    got = bookworm.club("sudo table-app records import ~/games.json", check=False)
+    assert got.returncode == 0 and "Traceback" not in got.stderr, (got.stdout, got.stderr)
+    assert got.stdout.strip() == "1 games added, 0 already there"
+    # as the README writes it, and without sudo (the command asks sudo itself)
+    for command, pdf in (("sudo table-app", "game.pdf"), ("table-app", "plain.pdf")):
+        got = bookworm.club(f"{command} records protocol 00000000 --out ~/{pdf}",
+                            check=False)
+        assert got.returncode == 0 and "Traceback" not in got.stderr, (got.stdout,
+                                                                         got.stderr)
+        assert got.stdout.strip() == f"wrote /home/{CLUB}/{pdf}"
+        owner = bookworm.sh(f"stat -c %U /home/{CLUB}/{pdf} && head -c 5 /home/{CLUB}/{pdf}")
+        assert owner.stdout == f"{CLUB}\n%PDF-", owner.stdout
+    # a path he cannot write either: one clear line
+    got = bookworm.club("sudo table-app records protocol 00000000 --out /nowhere/x.pdf",
+                        check=False)
+    assert got.returncode == 2, (got.stdout, got.stderr)
+    assert got.stderr.strip().splitlines() == [
+        f"table-app: cannot write /nowhere/x.pdf: give a path its owner ({CLUB}) may write"]
 
 
 def test_firmware_install_with_nothing_plugged_in_says_so_and_the_table_stays_up(
         bookworm: Bookworm) -> None:
     before = bookworm.wait_unit(_on_setup_screen)
-    got = bookworm.sh("table-app firmware install", check=False, timeout=120)
+    got = bookworm.club("sudo table-app firmware install", check=False, timeout=120)
     assert got.returncode == 2, (got.stdout, got.stderr)
-    assert "no pad controller is connected: nothing at /dev/table-pads" in got.stderr
-    assert "in use by another program" not in got.stderr + got.stdout
-    assert "stopping the table" not in got.stdout
+    said = [line for line in (got.stdout + got.stderr).splitlines() if line.strip()]
+    assert len(said) == 1 and "no pad controller is connected: nothing at /dev/table-pads" \
+        in said[0], said                              # one clear line, no traceback
     assert bookworm.wait_unit(_on_setup_screen)["MainPID"] == before["MainPID"]
 
 
-def test_the_uninstall_gives_the_console_back_and_keeps_the_records(bookworm: Bookworm) -> None:
-    """Last: the table goes; the login prompt comes back on tty1; the club's data stays."""
+def test_the_uninstall_gives_the_console_back_keeps_the_records_and_a_reinstall_runs(
+        bookworm: Bookworm) -> None:
+    """Last: the table goes as the README says; the login prompt comes back on tty1; the
+    club's data stays; and the README's install, run again, brings the table back."""
     bookworm.sh(f"touch {DATA}/kept-marker")
-    got = bookworm.sh(f"{SRC}/hardware/pi/install.sh --uninstall")
+    got = bookworm.club(f"cd {SRC} && sudo hardware/pi/install.sh --uninstall")
     assert "kept: /var/lib/table-app" in got.stdout
     assert bookworm.sh("systemctl is-active table-app.service",
                        check=False).stdout.strip() in ("inactive", "unknown")
@@ -429,4 +619,21 @@ def test_the_uninstall_gives_the_console_back_and_keeps_the_records(bookworm: Bo
     for gone in ("/usr/local/bin/table-app", "/opt/table-app",
                  "/etc/udev/rules.d/99-table-pads.rules"):
         assert bookworm.sh(f"test -e {gone}", check=False).returncode != 0, gone
-    bookworm.sh(f"test -e {DATA}/kept-marker")
+    bookworm.sh(f"test -e {DATA}/kept-marker && test -s {DATA}/table-app/records.sqlite")
+    # the install again, in the booted system, from the club's clone: a fresh one (the
+    # wheels went with /opt/table-app)
+    began = time.monotonic()
+    again = bookworm.club(f"cd {SRC} && sudo hardware/pi/install.sh", check=False,
+                          timeout=1800)
+    assert again.returncode == 0, (again.stdout, again.stderr)
+    print(f"the reinstall took {time.monotonic() - began:.0f} s")
+    assert "systemd is not running here" not in again.stdout
+    bookworm.wait_unit(_on_setup_screen)
+    enabled = bookworm.sh("systemctl is-enabled table-app.service getty@tty1.service",
+                          check=False).stdout.split()
+    assert enabled == ["enabled", "masked"]
+    assert bookworm.sh("test -e /etc/udev/rules.d/99-table-pads.rules",
+                       check=False).returncode == 0
+    # the club's records, kept through it all
+    listed = bookworm.club("sudo table-app records list").stdout
+    assert listed.startswith("00000000 "), listed

@@ -268,3 +268,28 @@ def test_firmware_install_with_nothing_plugged_in_says_so(tmp_path: Path,
     assert install(str(tmp_path / "table-pads")) == 2
     err = capsys.readouterr().err
     assert "no pad controller is connected" in err and "in use by another program" not in err
+
+
+@pytest.mark.skipif(os.getuid() != 0, reason="the wrapper re-runs itself with sudo")
+def test_records_import_reads_the_callers_file(tmp_path: Path) -> None:
+    """`sudo table-app records import ~/games.json`: the table's user cannot read the
+    caller's home (0700 on Bookworm). The wrapper reads it as the caller and hands the app a
+    copy in a folder of the table's user's; the app's words name the caller's file."""
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    # the app, as the table's user: the caller's home is closed to it
+    wrapper, env, _ = _wrapper(tmp_path, 'for a; do last=$a; done; '
+                                         f'case $last in {home}/*) echo "table-app: $last: '
+                                         'Permission denied" >&2; exit 2;; esac; '
+                                         'if [ "$(cat "$last")" = "{}" ]; then '
+                                         'echo "1 games added"; '
+                                         'else echo "table-app: $last: not JSON" >&2; exit 2; fi')
+    games = home / "games.json"
+    games.write_text("{}")
+    proc = subprocess.run([str(wrapper), "records", "import", str(games)],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 0 and proc.stdout.strip() == "1 games added", proc.stderr
+    games.write_text("nonsense")
+    proc = subprocess.run([str(wrapper), "records", "import", str(games)],
+                          capture_output=True, text=True, env=env, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.strip() == f"table-app: {games}: not JSON"

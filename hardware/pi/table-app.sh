@@ -50,7 +50,7 @@ if [ "${1:-}" = records ] && [ "${2:-}" = protocol ]; then
     code=$?
     if [ "$code" -eq 0 ] && [ -f "$tmp/sheet.pdf" ]; then
       owner=${SUDO_USER:-root}
-      if install -m 0644 -o "$owner" "$tmp/sheet.pdf" "$out"; then
+      if install -m 0644 -o "$owner" "$tmp/sheet.pdf" "$out" 2>/dev/null; then
         sed "s#$tmp/sheet.pdf#$out#g" "$tmp/said"
       else
         echo "table-app: cannot write $out: give a path its owner ($owner) may write" >&2
@@ -62,6 +62,22 @@ if [ "${1:-}" = records ] && [ "${2:-}" = protocol ]; then
     rm -rf "$tmp"
     exit "$code"
   fi
+fi
+# `records import FILE`: the table's user may not read the caller's file (his home): it is
+# read as the caller and handed to the app from a folder of the table's user's
+if [ "${1:-}" = records ] && [ "${2:-}" = import ] && [ $# -eq 3 ] && [ -f "$3" ]; then
+  tmp=$(mktemp -d)
+  if ! cp "$3" "$tmp/games.json"; then
+    rm -rf "$tmp"
+    echo "table-app: cannot read $3" >&2
+    exit 2
+  fi
+  chown -R @USER@ "$tmp"
+  run records import "$tmp/games.json" 2> "$tmp/err"
+  code=$?
+  sed "s#$tmp/games.json#$3#g" "$tmp/err" >&2
+  rm -rf "$tmp"
+  exit "$code"
 fi
 case "${1:-}" in
   check|firmware)
