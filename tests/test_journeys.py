@@ -504,3 +504,13 @@ def _city_journey(host: Host, lang: str) -> None:
     host.tap((496 + 70, 400))
     host.wait(lambda s: w("peek_roles") in s and w("next_game") not in s, "the next deal")
     host.look("next-game")
+    # and from the next game's deal back to the setup screen (another format, another
+    # language): Setup, asked once more, then the setup screen (a trial's host had to
+    # stop the app for it)
+    host.tap((496 + 65, 19))
+    host.wait(lambda s: w("confirm_setup").split()[0] in " ".join(s), "Setup asking")
+    host.look("leave-asks")
+    host.tap((496 + 65, 19))
+    host.wait(lambda s: w("setup") in s and format_title("city", lang) in s,
+              "the setup screen, as the game was set")
+    host.look("setup-again")

@@ -595,6 +595,7 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
     they were 10 px, the roles grey), one line a seat: its name, or its role while the
     host sees the roles."""
     from table_app.screen.render import BG, BIG_LABEL_W, BIG_SIDE_W, Painter, draw_host
+    from table_app.words import t
     drawn: list[tuple[str, pygame.Rect]] = []
     fouls: list[tuple[str, pygame.Rect]] = []
 
@@ -611,7 +612,7 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
                 # a contrast of 7:1 or more on the background (WCAG's AAA for small text)
                 assert (luminance(colour) + 0.05) / (luminance(BG) + 0.05) >= 7, (s, colour)
                 drawn.append((s, rect))
-            elif s and set(s) == {"F"}:
+            elif s and len(set(s)) == 1 and s[0] == t("foul_mark", lang):
                 fouls.append((s, rect))                  # a seat's fouls' marks
             return rect
 
@@ -782,8 +783,14 @@ def test_a_long_name_beside_a_big_tables_seat_is_whole_or_initialled() -> None:
     Beside a side seat, where the seats stand far enough apart (up to 24 at the panel's
     height), it goes on two rows, whole; where one row is all there is (30 seats, and the
     ends' seats), its first name and initials, or its first name."""
-    from table_app.screen.render import (BIG_LABEL_W, BIG_LINE, BIG_SIDE_W, Painter, big_name,
-                                         big_pitch)
+    from table_app.screen.render import (
+        BIG_LABEL_W,
+        BIG_LINE,
+        BIG_SIDE_W,
+        Painter,
+        big_name,
+        big_pitch,
+    )
     from tests.test_journeys import LONG_NAMES
     p = Painter()
     font = p.font(14)
@@ -802,3 +809,17 @@ def test_a_long_name_beside_a_big_tables_seat_is_whole_or_initialled() -> None:
             assert short == [name]
         assert big_name(p, "Nino Beridze", 1, BIG_LABEL_W) == ["Nino Beridze"]
         assert big_name(p, "Nino Abashidze-Ka", 1, BIG_LABEL_W) == ["Nino A."]
+
+
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_every_question_the_host_is_asked_is_whole(lang: str) -> None:
+    """A question that asks once more (a removal, a next deal, Start past seats that never
+    looked, Setup out of a game) has three rows beside its button: the Georgian "leave this
+    game for the setup screen?" lost its last words on the panel."""
+    from table_app.screen.render import Painter, wrap
+    from table_app.words import t
+    p = Painter()
+    for ask in (t("confirm_next", lang), t("confirm_setup", lang),
+                t("confirm_unseen", lang).format(seats="1, 3-12, 14, 16-20"),
+                f"#20: {t('confirm_remove', lang)}"):
+        assert len(wrap(p, ask, 14, 195, True)) <= 3, (lang, ask)

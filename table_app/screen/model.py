@@ -107,11 +107,14 @@ def seconds_shown(left: float) -> int:
 
 #: the notes the host must not miss (movement at night, a pad, the disk; and any note the
 #: table could not put in words of its own: a refusal, a driver's message)
-ALERTS = ("movement", "pad_", "disk_", "act_late", "undo_skip_late")
+ALERTS = ("movement", "pad_", "disk_", "act_late", "undo_skip_late", "refused", "undo_nothing")
 #: the notes that say who holds what, or whom a role chose (a check, the Hobo's witness);
 #: and a seat's movement at night (a role that pressed just after his window closed)
 SECRETS = ("decided", "checked", "witnessed", "role_changed", "movement")
 
+
+#: notes that stand for where the table is: only the latest of each is shown
+ONCE = ("seen_all", "seen_not_all", "refused")
 
 def public_state(table: Table, names: Names | None = None, totals: tuple[
         tuple[int, int], ...] | None = None, now: float | None = None) -> PublicState:
@@ -170,7 +173,11 @@ def host_view(table: Table, names: Names | None = None,
                     for d, (target, _) in sorted(table.pending.items()))
     # this phase's notes only (the deal's, the night's secrets are gone by day), in the
     # table's language
-    shown = table.log[table.notes_from:][-6:]
+    # (a note that says where the deal stands, only its latest: each Show roles again added
+    # a "seats ... never looked" note, four stood on the screen)
+    phase_notes = table.log[table.notes_from:]
+    latest = {n.key: i for i, n in enumerate(phase_notes) if n.key in ONCE}
+    shown = [n for i, n in enumerate(phase_notes) if latest.get(n.key, i) == i][-6:]
     notes = tuple(note_text(n.key, n.fields, table.cfg.lang) if n.key else n.text
                   for n in shown)
     alerts = tuple(text for n, text in zip(shown, notes, strict=True)

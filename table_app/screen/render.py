@@ -303,9 +303,11 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             # on the table's side of the seat: its label has the other (they ran into it)
             at, anchor = _inside(placed[sv.seat][2] if sv.seat in placed else "", cx, cy,
                                  r, centre)
-            p.text(surf, "F" * sv.fouls, at, MIN_SIZE, ORANGE, True, anchor)
+            p.text(surf, t("foul_mark", pub.lang) * sv.fouls, at, MIN_SIZE, ORANGE, True,
+                   anchor)
         elif sv.fouls:
-            p.text(surf, "F" * sv.fouls, (cx + int(22 * k), cy - r), MIN_SIZE, ORANGE, True)
+            p.text(surf, t("foul_mark", pub.lang) * sv.fouls, (cx + int(22 * k), cy - r),
+                   MIN_SIZE, ORANGE, True)
         if host and sv.asked:
             pg.draw.circle(surf, TEXT, (cx + int(22 * k), cy + int(22 * k)), 5)
         buttons.append(Button((cx - r, cy - r, 2 * r, 2 * r), ("seat", str(sv.seat)),
@@ -319,21 +321,40 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         title = f"{t(kind, lang)} {num}"
     else:
         title = t(phase, lang)
-    # the middle's texts between the seats (a long table's sides stand closer than the
-    # round one's: "Игра окончена" ran over seats 5 and 17 at 20)
-    room = 2 * (BIG_HALF_W - r - 8) if big else 260
-    p.text(surf, title, (centre[0], centre[1] - 40), 24, TEXT, True, "center", width=room)
+    # the middle's texts between the seats and their fouls' marks, on two rows where one is
+    # too wide (a long table's sides stand closer than the round one's: "Игра окончена" ran
+    # over seats 5 and 17 at 20, then over their marks)
+    marks = max((p.font(MIN_SIZE, True).size(t("foul_mark", lang) * sv.fouls)[0] + 6
+                 for sv in seats if sv.fouls and big and abs(
+                     places[sv.seat][1] - centre[1]) < MIDDLE_HALF_H), default=0)
+    room = 2 * (BIG_HALF_W - r - 6 - marks) if big else 260
+    _middle(p, surf, title, (centre[0], centre[1] - 40), 24, TEXT, room, up=True)
     if pub.paused:
-        p.text(surf, t("paused", lang), (centre[0], centre[1] + 40), 20, ORANGE, True, "center",
-               width=room)
+        _middle(p, surf, t("paused", lang), (centre[0], centre[1] + 40), 20, ORANGE, room)
     if pub.seconds_left is not None:
         m, s = divmod(pub.seconds_left, 60)
         colour = RED if pub.seconds_left <= 10 else TEXT
         p.text(surf, f"{m}:{s:02d}", (centre[0], centre[1] + 8), 56, colour, True, "center")
     if pub.winner:
-        p.text(surf, f"{t('winner', lang)}: {t('win_' + pub.winner, lang)}",
-               (centre[0], centre[1] + 40), 20, GREEN, True, "center", width=room)
+        _middle(p, surf, f"{t('winner', lang)}: {t('win_' + pub.winner, lang)}",
+                (centre[0], centre[1] + 40), 20, GREEN, room)
     return buttons
+
+
+#: how far the middle's texts reach up and down from the table's centre (two rows of the
+#: title over it, two of the winner under it)
+MIDDLE_HALF_H = 100
+
+
+def _middle(p: Painter, surf: Any, text: str, at: tuple[int, int], size: int,
+            colour: tuple[int, int, int], room: int, up: bool = False) -> None:
+    """A text in the table's middle, bold, centred on `at`: on one row, or where that is
+    wider than `room` on two, from `at` down (`up`: up to it, clear of the timer)."""
+    rows = [text] if p.font(size, True).size(text)[0] <= room else wrap(p, text, size, room,
+                                                                        True)[:2]
+    for i, row in enumerate(rows):
+        y = at[1] + (size + 4) * (i - (len(rows) - 1 if up else 0))
+        p.text(surf, row, (at[0], y), size, colour, True, "center", width=room)
 
 
 def draw_public(p: Painter, surf: Any, pub: PublicState) -> None:
@@ -388,7 +409,13 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     x = 496
     y = 12
     w = 800 - x - 8
-    p.text(surf, t("host_notes", lang), (x, y), 14, DIM, width=w - 150)
+    if pub.phase == "over":
+        p.text(surf, t("host_notes", lang), (x, y), 14, DIM, width=w - 150)
+    else:
+        # back to the setup screen from a game (a resumed game, or the next game's deal,
+        # had no way there): asked twice, as a removal is; the game is not recorded
+        buttons.append(_button(p, surf, (x, 4, 130, 30), ("confirm", "setup"),
+                               t("to_setup", lang), 14))
     # roles are hidden unless the host holds this button (or the R key) down
     buttons.append(_button(p, surf, (800 - 166, 4, 160, 30), ("roles",),
                            t("peek_roles" if hide_roles else "roles_shown", lang), 14))
@@ -542,6 +569,8 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         sent = confirm
         if confirm[0] == "start":
             ask, label = t("confirm_next", lang), t("next_game", lang)
+        elif confirm[0] == "setup":
+            ask, label, sent = t("confirm_setup", lang), t("to_setup", lang), ("setup",)
         elif confirm[0] == "begin":
             ask = t("confirm_unseen", lang).format(seats=spans(list(view.unseen)))
             label, sent = t("start", lang), ("start",)
@@ -573,9 +602,9 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         # (a big table's seats 13-30 have their simulator's F keys: said there)
         then = t("keys_confirm" if keys[0] == "disqualify" and len(keys) == 2 else
                  "keys_then_big" if len(seats) > 12 else "keys_then", lang)
-        rows = wrap(p, f"{so_far}: {then}", 14, w, True)[:3]
-        for i, r in enumerate(rows):
-            p.text(surf, r, (x, 462 - 18 * (len(rows) - i)), 14, AMBER, True, width=w)
+        # (under the buttons, which end at 420: three rows fit to the panel's foot)
+        for i, r in enumerate(wrap(p, f"{so_far}: {then}", 14, w, True)[:3]):
+            p.text(surf, r, (x, 424 + 18 * i), 14, AMBER, True, width=w)
     elif selected is not None and pub.phase != "over":     # a finished game has no fouls
         sel = str(selected)
         seat_row: list[tuple[str, tuple[str, ...]]] = [

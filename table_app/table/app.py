@@ -403,6 +403,8 @@ class TableApp:
                 self.entries.append(entry)
                 self._rebuild()
                 return
+        assert self.table is not None
+        self.table.tell("undo_nothing")    # (a tap with nothing to undo changed nothing, silently)
 
     def step(self, wait: float = 0.05) -> bool:
         """Take one input (or let time pass); False when the game is over."""

@@ -61,8 +61,11 @@ class HostCommands:
             return
         try:
             run(args)
-        except (RulesError, ValueError, IndexError) as exc:
-            self.ctx.note(f"{' '.join(cmd)}: {exc}")
+        except (RulesError, ValueError, IndexError):
+            # in the host's language ("disqualify 1: the game has not started" stood in
+            # English on a Georgian screen); why, the rules' words, only in English, so not
+            self.ctx.tell("refused", what_t=name, seats=" ".join(f"#{a}" for a in args
+                                                                if a.isdigit()))
 
     def seat(self, text: str) -> int:
         seat = int(text)
