@@ -16,8 +16,9 @@ firmware install with nothing plugged in, the uninstall and the install again.
 
 What a container cannot have is overridden in one drop-in, and only that: no screen (SDL's
 `offscreen` driver instead of `kmsdrm`), no sound card, no /dev/tty1. Everything else is the
-unit as installed. It takes about 15 minutes (most of it the engine's compile, twice: the
-first install and the one after the uninstall) and runs where the machine allows: root,
+unit as installed. It takes about 10 minutes (3 of them the watched idle setup screen, 2 the
+first install with the engine's compile; the install after the uninstall under one) and runs
+where the machine allows: root,
 debootstrap and systemd-nspawn (CI installs them).
 """
 
