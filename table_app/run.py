@@ -10,7 +10,9 @@ import json
 import os
 import queue
 import sys
+import threading
 import time
+from collections import deque
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -31,6 +33,28 @@ from .table.core import Table
 from .table.journal import JournalFull
 
 DEFAULT_JOURNAL = state_dir() / "game.journal"
+
+#: how often the window's own events (taps, keys) are looked at while nothing else wakes the
+#: loop: SDL 2.26 has no real wait for the Pi's console driver (KMSDRM), and inside
+#: pygame.event.wait it polls every millisecond, about 1,000 wakeups a second (3 % of a
+#: processor) for as long as the table stood idle; a tap waits 20 ms at most, a pad none
+EVENTS_EVERY = 0.02
+
+
+def _events(pygame: Any, timeout: float, woken: threading.Event | None = None) -> list[Any]:
+    """The window's events, after waiting up to `timeout` s for one, or for `woken` (a pads'
+    driver sets it): a look every EVENTS_EVERY, asleep between."""
+    end = time.monotonic() + timeout
+    while True:
+        events = list(pygame.event.get())
+        left = end - time.monotonic()
+        if events or left <= 0:
+            return events
+        if woken is None:
+            time.sleep(min(left, EVENTS_EVERY))
+        elif woken.wait(min(left, EVENTS_EVERY)):
+            woken.clear()
+            return list(pygame.event.get())
 
 
 class NoDisplay(OSError):
@@ -176,10 +200,14 @@ def _setup_screen(pygame: Any, display: Any, area: Any, setup: Any,
     painter = Painter()
     from .systemd import notify
     notify("READY=1\nSTATUS=setup screen" + "".join(f"; {detail}" for _, detail in setup.notices))
+    waiting: deque[Any] = deque()
     while not setup.done:
         buttons = draw_setup(painter, area, setup)
         display.flip()
-        ev = pygame.event.wait(200)       # a timeout, so Ctrl-C is heard here too
+        if not waiting:                   # (a timeout, so Ctrl-C is heard here too)
+            waiting.extend(_events(pygame, 0.2))
+        # one event a drawing, as it came: a tap's buttons are the screen it tapped
+        ev = waiting.popleft() if waiting else pygame.event.Event(pygame.NOEVENT)
         if pulse is not None:
             pulse()
         if ev.type == pygame.QUIT:
@@ -256,9 +284,9 @@ def _check_round(pygame: Any, display: Any, area: Any, pads: Any, kind: str,
     display.flip()
     if hasattr(voice, "update"):
         voice.update()
-    first = pygame.event.wait(50)
+    events = _events(pygame, 0.05)
     pulse()
-    for e in ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get():
+    for e in events:
         if e.type == pygame.QUIT:
             screen.closed = None
             return
@@ -327,6 +355,8 @@ class TableWindow:
         self.pygame = pygame
         self.journal = Path(args.journal or DEFAULT_JOURNAL)
         self.inbox: queue.Queue[Input] = queue.Queue()
+        #: set by a pads' driver when it put an input in the inbox: the loop wakes at once
+        self.woken = threading.Event()
         self.clock = MonotonicClock()
         self.kind = backend_kind(args.pads)
         self.names = load_names()
@@ -368,7 +398,7 @@ class TableWindow:
                                                     if self.display.panes else ""))
         self.host_area = self.display.canvas.subsurface((0, 0, 800, 480))
         wake = pygame.event.custom_type()
-        inbox = self.inbox
+        inbox, woken = self.inbox, self.woken
 
         def sink(ev: Any) -> None:
             inbox.put(ev)
@@ -376,6 +406,7 @@ class TableWindow:
                 pygame.event.post(pygame.event.Event(wake))     # from a driver's thread: safe
             except pygame.error:
                 pass
+            woken.set()
 
         # the table's pads: 12 a controller, as many as `pads.seats` says (a big table's two
         # or three controllers); the simulator draws them all
@@ -549,8 +580,7 @@ class TableWindow:
         notify(f"READY=1\nSTATUS={table.cfg.fmt.title}, {table.cfg.players} players")
         try:
             while True:
-                first = pygame.event.wait(max(1, int(self._wait() * 1000)))
-                events = ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get()
+                events = _events(pygame, self._wait(), self.woken)
                 if any(e.type == pygame.QUIT for e in events):
                     break
                 events = [e for e in map(self.display.event, events) if e is not None]
