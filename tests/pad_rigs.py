@@ -227,7 +227,9 @@ class SerialRig(Rig):
         self.backend = SerialPads(12, self._heard, self.clock,
                                   finder=lambda: self.fw.port or None)
         self._panel()
-        if not self.backend.wait_connected(10):
+        # (a ceiling, not a pace: the simulated firmware is a Python process of its own,
+        # and with both cores busy its start took more than the 10 s this was)
+        if not self.backend.wait_connected(60):
             err = self.fw.stderr()[-2000:]
             self.close()                 # no firmware left spinning after a failed start
             raise RuntimeError(f"no link to the firmware ({self.backend.error}): {err}")

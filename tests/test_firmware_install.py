@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from pad_rigs import until
 
@@ -254,3 +255,47 @@ def test_an_older_controller_s_reply_is_read_as_its_protocol_wrote_it() -> None:
                          "0.6.0 e6614c311b7e5b2d")
     got = reply_fields(new)
     assert got["version"] == "0.6.0 e6614c311b7e5b2d" and got["nonce"] == b"n" * 8
+
+
+class _Port:
+    """A controller's port on a clock of its own (each read takes 0.05 s of it): a bare
+    MicroPython's REPL, which answers a Return with its prompt, or a running firmware that
+    first speaks `late` seconds in (an emulated Pico on a loaded machine)."""
+
+    def __init__(self, repl: bool, late: float = 0.0) -> None:
+        self.repl, self.late, self.now, self.out = repl, late, 0.0, b""
+
+    def write(self, data: bytes) -> int:
+        if self.repl and b"\r" in data:
+            self.out += b"\r\n>>> "
+        return len(data)
+
+    def read(self, n: int) -> bytes:
+        self.now += 0.05
+        if not self.repl and self.now >= self.late:
+            from firmware_bridge import padlink as pl
+            self.out += pl.frame(pl.ACK, 0, b"\x01")          # a frame: it runs
+        data, self.out = self.out[:n], self.out[n:]
+        return data
+
+
+def test_the_install_tells_a_bare_micropython_by_its_prompt_not_by_its_silence(
+        monkeypatch: Any) -> None:
+    """CI's run on a loaded machine: an emulated controller still starting when the 6 s of
+    listening were over was taken for a bare MicroPython, and mpremote then could not reach a
+    REPL past the firmware. What answers decides now: the REPL's prompt at once, a firmware's
+    frames however late (up to a ceiling for a board that says nothing at all)."""
+    import pytest
+
+    import inspect
+
+    from table_app.admin import firmware_probe as fp
+    listen = inspect.signature(fp.probe).parameters["listen"].default     # the install's
+    for port, heard in ((_Port(repl=True), False), (_Port(repl=False, late=9.0), True)):
+        monkeypatch.setattr(fp.time, "monotonic", lambda p=port: p.now)
+        if heard:                 # heard as a firmware (this fake does not do the handshake)
+            with pytest.raises(fp.FirmwareError, match="does not answer the handshake"):
+                fp._probe(port, "ttyX", b"", listen, False)
+        else:
+            assert fp._probe(port, "ttyX", b"", listen, False) is None
+            assert port.now < 1.0                   # at its first prompt, not after listening

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from pad_rigs import until
-from pico_rig import pico_host
+from pico_rig import pico_host, start_with_files
 
 from firmware_bridge import fwconfig
 from firmware_bridge import padlink as pl
@@ -465,7 +465,7 @@ def test_a_fault_at_the_start_ends_in_safe_mode_not_a_boot_loop(
     folder, files = _firmware_copy(tmp_path_factory, "badcfg")
     cfg = files / "fwconfig.py"
     cfg.write_text(cfg.read_text().replace("FRAME_MS = 20 ", 'FRAME_MS = "20"'))
-    board = host.Board.start(str(files), str(folder / "ttyPICO"), wait=False)
+    board = start_with_files(host, str(files), str(folder / "ttyPICO"))
     try:
         # the install's reset, then the fault's: into safe mode
         assert until(lambda: int(board.ctl.cmd("resets").split()[1]) >= 2, 120)
@@ -510,7 +510,7 @@ def test_a_fault_in_play_that_repeats_ends_in_safe_mode_with_its_reason(
     folder, files = _firmware_copy(tmp_path_factory, "faulty")
     (files / "controller.py").write_text((FIRMWARE / "controller.py").read_text()
                                          + FAULT_IN_PLAY)
-    board = host.Board.start(str(files), str(folder / "ttyPICO"), wait=False)
+    board = start_with_files(host, str(files), str(folder / "ttyPICO"))
     try:
         # the start's reset, then one a fault: three faults, the third into safe mode
         # (some 30 s of its time: at a fifth of a real Pico's speed, and less with other
@@ -605,7 +605,7 @@ def game_pico(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     cfg = files / "fwconfig.py"
     cfg.write_text(cfg.read_text().replace("BUDGET_MA = 1500 ", "BUDGET_MA = 100000 "))
     (files / "pairing.py").write_text("SECRET = b'a-game-table'\n")
-    board = host.Board.start(str(files), str(folder / "ttyPICO"), wait=False)
+    board = start_with_files(host, str(files), str(folder / "ttyPICO"))
     got: list[object] = []
     pads = SerialPads(12, got.append, MonotonicClock(), finder=lambda: str(board.link),
                       silence=8.0, secret=b"a-game-table")

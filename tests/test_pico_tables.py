@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from pad_rigs import until
-from pico_rig import pico_host
+from pico_rig import pico_host, start_with_files
 
 from firmware_bridge import fwconfig
 from firmware_bridge import ringdraw as rd
@@ -53,7 +53,7 @@ def three(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, 
             (files / "pairing.py").write_text(f"SECRET = {SECRET!r}\n")
             # the emulated boards share one flash id: each is named, as a club may name one
             (files / "board.py").write_text(f"BOARD = {name!r}\n")
-            boards[name] = host.Board.start(str(files), str(top / f"tty-{name}"), wait=False)
+            boards[name] = start_with_files(host, str(files), str(top / f"tty-{name}"))
         # plugged into the Pi's ports in another order than the settings name them
         ports = [str(boards[b].link) for b in ("pico-c", "pico-a", "pico-b")]
         q: queue.Queue[Any] = queue.Queue()

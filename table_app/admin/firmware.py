@@ -2,10 +2,10 @@
 an update while the old firmware runs.
 
 The steps, each said as it happens:
-1. listen on the port for a moment: a running controller sends a heartbeat, a bare
-   MicroPython (a new Pico, or one in safe mode) says nothing and is sent nothing but a NUL
+1. listen on the port: a running controller sends a heartbeat, a bare MicroPython (a new
+   Pico, or one in safe mode) answers a Return with its prompt; it is sent nothing but a NUL
    (which wakes a controller that stopped beating to a port nobody read, and which the REPL
-   ignores), since the bytes of a frame would be typed into its REPL;
+   ignores) and that Return, since the bytes of a frame would be typed into its REPL;
 2. a running controller is asked who it is (the version handshake) and then to restart into
    safe mode (`padlink.UPDATE`): an RP2040's watchdog cannot be stopped, so it leaves a flag,
    resets, and its `main.py` stays at the REPL;
@@ -287,7 +287,7 @@ def _install_one(port: str | None, named: str | None, serial: str | None,
         port = wait_for_port(named, gone_first=port, serial=serial)
         # a Pico compiles its firmware's .py files as it boots: give it time (a real one
         # answers within a second or two; an emulated one on a busy machine takes longer)
-        after = probe(port, secret, listen=20.0)
+        after = probe(port, secret)
     except FirmwareError as e:
         print(f"table-app: {e}", file=sys.stderr)
         return 2

@@ -55,16 +55,20 @@ class _Gone(Exception):
     """The port went away under us (the controller reset, or the cable was pulled)."""
 
 
-def _frames(ser: Any, decoder: pl.Decoder) -> list[tuple[int, int, bytearray]]:
+def _read(ser: Any) -> bytes:
     import serial
     try:
-        data = ser.read(256)
+        return bytes(ser.read(256))
     except (serial.SerialException, OSError) as e:
         raise _Gone(str(e)) from e
+
+
+def _frames(ser: Any, decoder: pl.Decoder) -> list[tuple[int, int, bytearray]]:
+    data = _read(ser)
     return decoder.feed(data) if data else []
 
 
-def probe(port: str, secret: bytes, listen: float = 6.0, update: bool = False,
+def probe(port: str, secret: bytes, listen: float = 30.0, update: bool = False,
           ) -> Controller | None:
     """Ask the controller on `port` who it is, only if it is heard running our firmware
     (None when it is silent: a bare MicroPython). With `update`, then ask it to restart
@@ -87,17 +91,25 @@ def _probe(ser: Any, port: str, secret: bytes, listen: float, update: bool,
     # A running controller stops its heartbeats once 192 bytes went unread (nobody held the
     # port since the table stopped, or since another board's install) until it hears the Pi
     # again: a NUL, a frame's delimiter, wakes it (its next beat comes within BEAT_MS), and
-    # a bare MicroPython's REPL ignores it. Sent again every half second of silence, and
-    # the listening lasts 6 s: 1.5 s was less than a beat's time on an emulated Pico, which
-    # runs at a fraction of a real one's speed, and the third of three boards went unheard;
-    # at 3 s it still did once in CI's run (a real board answers in milliseconds: only a bare
-    # MicroPython waits the whole time, once)
+    # a bare MicroPython's REPL ignores it. Sent again every half second of silence.
+    #
+    # What answers decides, not how soon: a bare MicroPython (or a controller in safe mode,
+    # at its REPL) answers the nudge's Return with its prompt, and the firmware with its
+    # frames (it takes the Return for line noise). Told apart by time, a controller slower
+    # than the 6 s allowed (an emulated one on a loaded machine) was taken for a bare
+    # MicroPython, and mpremote then could not reach a REPL past the firmware. `listen` is
+    # only a ceiling, for a board that says nothing at all.
     nudged = 0.0
+    said = b""
     while time.monotonic() < end and not heard:
         if time.monotonic() - nudged >= 0.5:
-            ser.write(b"\x00")
+            ser.write(b"\x00\r")
             nudged = time.monotonic()
-        heard = bool(_frames(ser, decoder))
+        data = _read(ser)
+        heard = bool(decoder.feed(data)) if data else False
+        said = (said + data)[-64:]
+        if not heard and b">>> " in said:
+            return None                       # its REPL's prompt: no firmware running
     if not heard:
         return None
     challenge = os.urandom(8)
