@@ -37,8 +37,9 @@ DEFAULT_JOURNAL = state_dir() / "game.journal"
 #: how often the window's own events (taps, keys) are looked at while nothing else wakes the
 #: loop: SDL 2.26 has no real wait for the Pi's console driver (KMSDRM), and inside
 #: pygame.event.wait it polls every millisecond, about 1,000 wakeups a second (3 % of a
-#: processor) for as long as the table stood idle; a tap waits 20 ms at most, a pad none
-EVENTS_EVERY = 0.02
+#: processor) for as long as the table stood idle; a tap waits 40 ms at most (unnoticed on
+#: a touch panel), a pad not at all
+EVENTS_EVERY = 0.04
 
 
 def _events(pygame: Any, timeout: float, woken: threading.Event | None = None) -> list[Any]:

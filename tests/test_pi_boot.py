@@ -69,7 +69,7 @@ class Bookworm:
         self.proc: subprocess.Popen[bytes] | None = None
         self.leader = 0
         self.first_install = ""              # what the first install.sh run printed
-        self.idle = (-1.0, -1.0)             # wakeups a second and processor share, idle
+        self.idle = (-1.0, -1.0, "")         # wakeups a second, processor share, threads
         self.netns = f"table-boot-{os.getpid()}"
 
     # -- building ----------------------------------------------------------------------
@@ -328,9 +328,14 @@ def test_it_stays_up_three_minutes_on_the_setup_screen_with_its_watchdog_fed(
     seconds = time.monotonic() - began
     per_second = sum(now[t] - woke[t] for t in now.keys() & woke.keys()) / seconds
     cpu = (_cpu_ticks(bookworm, pid) - ticks) / 100 / seconds
+    names = dict(line.split("\t", 1) for line in bookworm.sh(
+        f"for t in /proc/{pid}/task/*; do printf '%s\\t%s\\n' ${{t##*/}} \"$(cat $t/comm)\"; "
+        "done").stdout.splitlines() if "\t" in line)
+    threads = ", ".join(f"{names.get(t, t)} {(now[t] - woke[t]) / seconds:.0f}/s"
+                        for t in sorted(now.keys() & woke.keys()))
     print(f"idle on the setup screen for {seconds:.0f} s: {per_second:.1f} wakeups a second "
-          f"({len(now)} threads), {cpu:.1%} of a processor")
-    bookworm.idle = (per_second, cpu)
+          f"({threads}), {cpu:.1%} of a processor")
+    bookworm.idle = (per_second, cpu, threads)
     later = bookworm.wait_unit(_on_setup_screen)
     assert later["MainPID"] == pid and later["NRestarts"] == start["NRestarts"]
     assert int(later["WatchdogTimestampMonotonic"]) > fed + 150_000_000   # fed all along
@@ -338,15 +343,15 @@ def test_it_stays_up_three_minutes_on_the_setup_screen_with_its_watchdog_fed(
 
 def test_idle_on_the_setup_screen_it_waits_on_its_events(bookworm: Bookworm) -> None:
     """Measured over the three minutes above (170 s of them: the issue asked for 60)."""
-    per_second, cpu = bookworm.idle
+    per_second, cpu, threads = bookworm.idle
     if per_second < 0:
         pytest.skip("the three minutes' test did not measure")
-    # its loop looks at its events every 20 ms (run.EVENTS_EVERY: 50 a second), the
+    # its loop looks at its events every 40 ms (run.EVENTS_EVERY: 25 a second), the
     # watchdog's thread every few seconds, the pads' link waits on its port: under 100 a
     # second. A loop that polls (SDL's 1 ms event poll inside pygame.event.wait: 971-1010
     # measured before, a pads thread spinning) shows hundreds to thousands
-    assert per_second < 100, per_second
-    assert cpu < 0.02, cpu
+    assert per_second < 100, (per_second, threads)
+    assert cpu < 0.02, (cpu, threads)
 
 
 def _wakeups(bookworm: Bookworm, pid: str) -> dict[str, int]:
