@@ -464,8 +464,12 @@ def test_what_ends_a_speech_and_a_half_typed_command_are_on_the_screen(
     screen.painter.drawn = []
     screen.update(view)
     said = " ".join(screen.painter.drawn or [])
-    ask = t("act_speaker", lang).format(nothing=t("nothing", lang))
-    assert ask.split()[0] in said and ask.split()[-1] in said, said
+    # (and nothing of a nomination: a city speaker nominates nobody, and a third host's
+    # trial looked for one after "tap whom he nominates")
+    ask = t("act_speaker_ends", lang).format(nothing=t("nothing", lang))
+    assert " ".join(ask.split()) in " ".join(said.split()), said
+    nominate = t("act_speaker", lang).split(";")[0]
+    assert nominate not in said, said
     # the keyboard's A, then Shift+5: shown as it is typed
     screen.acting = None
     screen.keys = ("act", "5")
@@ -854,3 +858,22 @@ def test_the_remove_all_question_and_a_city_vote_say_their_rule(tmp_path: Path,
             assert p.overflows == [] and p.shrunk == []
     table = run_virtual(app, bots, clock, until=lambda t: t.game.step != "vote")
     assert not public_state(table, now=clock.now()).vote_lost
+
+
+def test_a_note_of_where_the_table_is_gives_way_to_the_next_of_its_kind(tmp_path: Path) -> None:
+    # a third host's trial: "seats 7-12 never looked" stood above "every player has seen his
+    # role"; a late act's note stood through six speeches. A note of the deal, a refusal or
+    # a late act shows only while it is the latest of its kind; other notes all stay
+    from table_app.table.config import Shown
+    from table_app.words import note_text
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=1, fmt_id="yakuza", players=12)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play")
+    start = len(table.log)
+    for key, fields in (("seen_not_all", (("seats", "7-12"),)), ("pad_fault", (("seat", "3"), ("reason", "unplugged"))),
+                        ("act_late", (("seat", "8"),)), ("seen_all", ()),
+                        ("act_late", (("seat", "9"),))):
+        table.log.append(Shown(clock.now(), note_text(key, fields, "en"), key, fields))
+    notes = host_view(table, now=clock.now()).notes
+    added = [n.text for n in table.log[start:]]
+    assert added[0] not in notes and added[2] not in notes          # given way
+    assert added[1] in notes and added[3] in notes and added[4] in notes

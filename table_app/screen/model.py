@@ -113,8 +113,11 @@ ALERTS = ("movement", "pad_", "disk_", "act_late", "undo_skip_late", "refused", 
 SECRETS = ("decided", "checked", "witnessed", "role_changed", "movement")
 
 
-#: notes that stand for where the table is: only the latest of each is shown
-ONCE = ("seen_all", "seen_not_all", "refused")
+#: notes that stand for where the table is, by their kind: only the latest of a kind is
+#: shown ("7-12 never looked" stood above "every player has seen his role"; a late act's
+#: note stood through six speeches)
+ONCE = {"seen_all": "deal", "seen_not_all": "deal", "refused": "refused",
+        "undo_nothing": "refused", "act_late": "late"}
 
 def public_state(table: Table, names: Names | None = None, totals: tuple[
         tuple[int, int], ...] | None = None, now: float | None = None) -> PublicState:
@@ -176,8 +179,9 @@ def host_view(table: Table, names: Names | None = None,
     # (a note that says where the deal stands, only its latest: each Show roles again added
     # a "seats ... never looked" note, four stood on the screen)
     phase_notes = table.log[table.notes_from:]
-    latest = {n.key: i for i, n in enumerate(phase_notes) if n.key in ONCE}
-    shown = [n for i, n in enumerate(phase_notes) if latest.get(n.key, i) == i][-6:]
+    latest = {ONCE[n.key]: i for i, n in enumerate(phase_notes) if n.key in ONCE}
+    shown = [n for i, n in enumerate(phase_notes)
+             if n.key not in ONCE or latest[ONCE[n.key]] == i][-6:]
     notes = tuple(note_text(n.key, n.fields, table.cfg.lang) if n.key else n.text
                   for n in shown)
     alerts = tuple(text for n, text in zip(shown, notes, strict=True)

@@ -409,13 +409,11 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
     x = 496
     y = 12
     w = 800 - x - 8
-    if pub.phase == "over":
-        p.text(surf, t("host_notes", lang), (x, y), 14, DIM, width=w - 150)
-    else:
-        # back to the setup screen from a game (a resumed game, or the next game's deal,
-        # had no way there): asked twice, as a removal is; the game is not recorded
-        buttons.append(_button(p, surf, (x, 4, 130, 30), ("confirm", "setup"),
-                               t("to_setup", lang), 14))
+    # back to the setup screen from a game (a resumed game, or the next game's deal, had no
+    # way there): asked twice, as a removal is, and the game is not recorded; a game over
+    # is kept already, and goes at once
+    buttons.append(_button(p, surf, (x, 4, 130, 30), ("setup",) if pub.phase == "over"
+                           else ("confirm", "setup"), t("to_setup", lang), 14))
     # roles are hidden unless the host holds this button (or the R key) down
     buttons.append(_button(p, surf, (800 - 166, 4, 160, 30), ("roles",),
                            t("peek_roles" if hide_roles else "roles_shown", lang), 14))
@@ -558,8 +556,11 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
     if acting is not None:
         # acting for a broken pad: the next seat tapped is his choice, or nothing (for the
         # speaker: Nothing ends his speech, and the screen says so)
-        ask = t("act_speaker", lang).format(nothing=t("nothing", lang)) \
-            if acting == speaker else t("act_target", lang)
+        # (a city speaker nominates nobody: "whom he nominates" sent a host looking for a
+        # nomination that the format does not have)
+        ask = (t("act_speaker", lang) if view.nominating else t("act_speaker_ends", lang)
+               ).format(nothing=t("nothing", lang)) if acting == speaker \
+            else t("act_target", lang)
         for i, r in enumerate(wrap(p, f"#{acting}: {ask}", 14, 195, True)[:3]):
             p.text(surf, r, (x, 422 + 17 * i), 14, AMBER, True, width=195)
         buttons.append(_button(p, surf, (x + 200, 428, 100, 40), ("act", str(acting), "-"),
