@@ -869,7 +869,8 @@ def test_a_note_of_where_the_table_is_gives_way_to_the_next_of_its_kind(tmp_path
     app, bots, clock, _ = virtual_table(tmp_path / "j", seed=1, fmt_id="yakuza", players=12)
     table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play")
     start = len(table.log)
-    for key, fields in (("seen_not_all", (("seats", "7-12"),)), ("pad_fault", (("seat", "3"), ("reason", "unplugged"))),
+    for key, fields in (("seen_not_all", (("seats", "7-12"),)),
+                        ("pad_fault", (("seat", "3"), ("reason", "unplugged"))),
                         ("act_late", (("seat", "8"),)), ("seen_all", ()),
                         ("act_late", (("seat", "9"),))):
         table.log.append(Shown(clock.now(), note_text(key, fields, "en"), key, fields))

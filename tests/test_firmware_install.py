@@ -285,9 +285,9 @@ def test_the_install_tells_a_bare_micropython_by_its_prompt_not_by_its_silence(
     listening were over was taken for a bare MicroPython, and mpremote then could not reach a
     REPL past the firmware. What answers decides now: the REPL's prompt at once, a firmware's
     frames however late (up to a ceiling for a board that says nothing at all)."""
-    import pytest
-
     import inspect
+
+    import pytest
 
     from table_app.admin import firmware_probe as fp
     listen = inspect.signature(fp.probe).parameters["listen"].default     # the install's
