@@ -57,8 +57,9 @@ class SoundBoard:
         """Open the audio device; False (and a warning) when there is none."""
         try:
             import pygame
-            # 1024 frames a period (46 ms, every sound alike): at 512 SDL's audio thread woke
-            # 90 times a second on an idle table, more than all the rest of it (28)
+            # 1024 frames a period (46 ms, every sound alike), for SDL's audio thread to wake
+            # less on an idle table; in the boot test's booted system it still woke 90 times
+            # a second (at 512 too), more than all the rest of the table (28)
             pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=1024,
                               devicename=self.device)
             pygame.mixer.set_num_channels(8)
