@@ -147,8 +147,7 @@ def public_state(table: Table, names: Names | None = None, totals: tuple[
             and not g.rules.plurality and g.rules.abstain_to_last:
         unused_to = obs.candidates[-1]
     living = sum(1 for o in obs.seats if o.alive)
-    return PublicState(table.cfg.lang, phase, obs.step if table.stage == "play" else "",
-                       _seconds(table, now), table.paused, seats,
+    return PublicState(table.cfg.lang, phase, ballot, _seconds(table, now), table.paused, seats,
                        obs.nominees if nominating else (),
                        obs.totals if totals is None else totals, obs.winner, unused_to,
                        living // 2 + 1 if ballot == "removeall" else 0,

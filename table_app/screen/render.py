@@ -280,13 +280,12 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             label, colour = labels[0]
             # a name on a side, where the seats stand far enough apart, on two rows; else
             # on one, its first name and initials when whole it is too wide
+            label_w = BIG_LABEL_W if anchor == "center" else BIG_SIDE_W
             rows = ([label] if host and sv.role else
-                    big_name(p, label, 2 if anchor != "center" and two_rows else 1,
-                             BIG_LABEL_W if anchor == "center" else BIG_SIDE_W))
+                    big_name(p, label, 2 if anchor != "center" and two_rows else 1, label_w))
             for i, row in enumerate(rows):
                 p.text(surf, row, (lx, ly + BIG_LINE * (2 * i - len(rows) + 1) // 2),
-                       LABEL_SIZE, colour, anchor=anchor,
-                       width=BIG_LABEL_W if anchor == "center" else BIG_SIDE_W)
+                       LABEL_SIZE, colour, anchor=anchor, width=label_w)
         # (14 px: at 11 px grey a name was 2 mm high on the 7-inch panel)
         for i, (label, colour) in enumerate(labels if not big else ()):
             ly = cy + r + 12 + 17 * i if below else cy - r - 12 - 17 * (len(labels) - 1 - i)
@@ -370,9 +369,10 @@ def draw_public(p: Painter, surf: Any, pub: PublicState) -> None:
         p.text(surf, t("nominees", lang), (x, y), 18, AMBER, True, width=w)
         p.text(surf, ", ".join(map(str, pub.nominees)), (x, y + 26), 22, width=w)
         y += 70
-    if ballot_rule(pub):
+    rule = ballot_rule(pub)
+    if rule:
         # the rule the room must know before it votes: where a vote not cast goes
-        for row in wrap(p, ballot_rule(pub), 18, w, True)[:3]:
+        for row in wrap(p, rule, 18, w, True)[:3]:
             p.text(surf, row, (x, y), 18, AMBER, True, width=w)
             y += 24
         y += 10
@@ -453,10 +453,11 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         p.text(surf, f"{t('nominees', lang)}: " + ", ".join(map(str, pub.nominees)), (x, y), 16,
                AMBER, True, width=w)
         y += 26
-    for row in wrap(p, ballot_rule(pub), 14, w)[:2]:     # what the host tells the table
+    rule = ballot_rule(pub)
+    for row in wrap(p, rule, 14, w)[:2]:                 # what the host tells the table
         p.text(surf, row, (x, y), 14, AMBER, width=w)
         y += 18
-    y += 4 if ballot_rule(pub) else 0
+    y += 4 if rule else 0
     if pub.totals:
         # "№2 — 11", three a line: never "2:11" beside the clock
         p.text(surf, t("votes", lang), (x, y), 16, AMBER, True, width=w)
