@@ -171,6 +171,71 @@ def test_touch_sends_host_commands(tmp_path: Path) -> None:
     assert _press(screen, app, ("disqualify", "4")) == ("disqualify", "4")
 
 
+def test_a_tapped_seat_shows_on_the_table_until_it_is_let_go(tmp_path: Path) -> None:
+    # the fourth host's trial: a tapped seat's commands came up under the buttons and
+    # nothing on the seat changed (which seat had he tapped?); acting for a seat, the same
+    from table_app.screen.render import SEAT, SEAT_PICKED
+    app, bots, clock, totals = _game(tmp_path)
+    surf = _surface()
+    screen = Screen(surf)
+    screen.update(host_view(app.table))
+
+    def fill(seat: int) -> tuple[int, int, int]:
+        button = next(b for b in screen.buttons if b.cmd == ("seat", str(seat)))
+        c = surf.get_at((button.rect[0] + 12, button.rect[1] + 30))   # left of its number
+        return int(c.r), int(c.g), int(c.b)
+    assert {fill(s) for s in range(1, 13)} == {SEAT}
+    seat3 = next(b for b in screen.buttons if b.cmd == ("seat", "3"))
+    screen.touch((seat3.rect[0] + 30, seat3.rect[1] + 30))
+    screen.update(host_view(app.table))
+    assert fill(3) == SEAT_PICKED and {fill(s) for s in range(1, 13) if s != 3} == {SEAT}
+    assert _press(screen, app, ("act", "3")) is None                 # acting for him
+    screen.update(host_view(app.table))
+    assert fill(3) == SEAT_PICKED
+    screen.touch((seat3.rect[0] + 30, seat3.rect[1] + 30))          # his choice: himself
+    screen.update(host_view(app.table))
+    assert fill(3) == SEAT                                           # done: let go
+
+
+def test_the_winner_breaks_after_its_head_where_one_row_is_too_narrow() -> None:
+    # the fourth host's trial: at 20 seats "Winner: The" stood over "Mafia", a role's name
+    from table_app.screen.render import Painter, _middle
+    from table_app.words import t
+    rows: list[str] = []
+
+    class Rows(Painter):
+        def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
+                 anchor="topleft", width=None):
+            rows.append(s)
+            return super().text(surf, s, pos, size, colour, bold, anchor, width)
+    p = Rows()
+    for lang in ("en", "ru", "ka", "uz"):
+        for team in ("mafia", "city", "yakuza", "maniac"):
+            text = f"{t('winner', lang)}: {t('win_' + team, lang)}"
+            rows.clear()
+            _middle(p, _surface(), text, (240, 280), 20, (0, 0, 0), 140)
+            assert rows in ([text], [f"{t('winner', lang)}:", t("win_" + team, lang)]), rows
+
+
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_a_city_speech_says_the_city_has_no_nominations(tmp_path: Path, lang: str) -> None:
+    # the fourth host's trial: at a city table the host looked for nominations (neither the
+    # screen nor the README said the city has none: every living seat is on the ballot);
+    # the yakuza's speeches still say how he nominates
+    from table_app.screen.render import Painter, draw_host
+    from table_app.words import t
+    for fmt, players, key in (("city", 9, "speech_ends_city"),
+                              ("yakuza", 12, "speech_ends_nominate")):
+        app, bots, clock, _ = virtual_table(tmp_path / fmt, seed=3, fmt_id=fmt,
+                                            players=players, lang=lang)
+        table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                            and t.game.step == "speeches")
+        p = Painter(keep=True)
+        draw_host(p, _surface(), host_view(table, now=clock.now()), hide_roles=True)
+        said = t(key, lang).format(seat=1, skip=t("skip", lang))
+        assert said.replace(" ", "") in "".join(p.drawn or []).replace(" ", ""), p.drawn
+
+
 def _press(screen: Screen, app, cmd: tuple[str, ...]):  # type: ignore[no-untyped-def]
     """Redraw the host's screen, then touch the button that carries `cmd`."""
     screen.update(host_view(app.table))
@@ -809,6 +874,90 @@ def test_a_long_name_beside_a_big_tables_seat_is_whole_or_initialled() -> None:
             assert short == [name]
         assert big_name(p, "Nino Beridze", 1, BIG_LABEL_W) == ["Nino Beridze"]
         assert big_name(p, "Nino Abashidze-Ka", 1, BIG_LABEL_W) == ["Nino A."]
+
+
+@pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])
+def test_a_small_table_s_names_roles_and_fouls_stand_apart_in_every_language(
+        tmp_path: Path, lang: str) -> None:
+    """At a table of 4 to 12 a seat's label (its name, and the host's role) stands near it:
+    the fourth host's trial put a 20-letter Georgian name under seat 8 of 12 onto seat 9,
+    and with roles shown three rows ran into seat 9's label, and the roles into the fouls'
+    marks beside seats 4, 5 and 10 (seat 4's, at 4 seats, into the host's column). With a
+    long name at every seat, roles shown and hidden, one to three fouls each, every seat
+    awake and asked, paused: no label cut or shrunk, on another label, on a seat (with its
+    awake mark), on a fouls' mark or on the table's middle; each seat's fouls in its own
+    circle; each seat the nearest to a label of its own."""
+    from table_app.screen.render import Painter, draw_host
+    from table_app.words import t
+    from tests.test_journeys import LONG_NAMES
+    drawn: list[tuple[str, pygame.Rect]] = []
+    fouls: list[tuple[str, pygame.Rect]] = []
+    middle: list[tuple[str, pygame.Rect]] = []
+
+    class Labels(Painter):
+        def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
+                 anchor="topleft", width=None):
+            rect = super().text(surf, s, pos, size, colour, bold, anchor, width)
+            if rect.right <= 480 and s:
+                if width == 104:
+                    drawn.append((s, rect))
+                elif len(set(s)) == 1 and s[0] == t("foul_mark", lang):
+                    fouls.append((s, rect))
+                elif bold and anchor == "center" and not s.isdigit():
+                    middle.append((s, rect))
+            return rect
+
+    def on_seat(rect: pygame.Rect, seat: pygame.Rect) -> bool:
+        x, y = seat.center
+        nx, ny = min(max(x, rect.left), rect.right), min(max(y, rect.top), rect.bottom)
+        return (nx - x) ** 2 + (ny - y) ** 2 < (seat.width / 2 + 5) ** 2
+
+    def nearest(rect: pygame.Rect, seats: list[pygame.Rect]) -> pygame.Rect:
+        def gap(c: pygame.Rect) -> int:
+            x = min(max(c.centerx, rect.left), rect.right)
+            y = min(max(c.centery, rect.top), rect.bottom)
+            return (c.centerx - x) ** 2 + (c.centery - y) ** 2
+        return min(seats, key=gap)
+
+    painter = Labels(keep=True)
+    surf = _surface()
+    one_word = LONG_NAMES[lang].replace(" ", "")
+    games = [("city", n) for n in range(4, 13)] + [("classic", 11), ("yakuza", 12)]
+    for fmt, players in games:
+        app, bots, clock, _ = virtual_table(tmp_path / f"{fmt}{players}", seed=2,
+                                            fmt_id=fmt, players=players, seats=players,
+                                            lang=lang)
+        table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night"
+                            and bool(t.asked))
+        # (a 20-letter word, at every other seat, takes two rows: no row can hold it)
+        for name, hidden in ((LONG_NAMES[lang], False), (LONG_NAMES[lang], True),
+                             (one_word, True)):
+            names = Names({s: name if s % 2 or name != one_word else "Nino"
+                           for s in range(1, players + 1)})
+            view = host_view(table, names, now=clock.now())
+            view = dataclasses.replace(view, seats=tuple(
+                dataclasses.replace(sv, fouls=1 + sv.seat % 3, awake=True, asked=True)
+                for sv in view.seats), public=dataclasses.replace(view.public,
+                                                                  paused=hidden))
+            drawn.clear()
+            fouls.clear()
+            middle.clear()
+            buttons = draw_host(painter, surf, view, hide_roles=hidden)
+            seats = [pygame.Rect(b.rect) for b in buttons if b.cmd[0] == "seat"]
+            assert len(seats) == players and len(fouls) == players
+            assert len(drawn) >= players and len(middle) >= 2, (len(drawn), middle)
+            # every seat is the nearest to a label of its own (a name, a role or both)
+            assert {tuple(nearest(r, seats)) for _, r in drawn} == {tuple(c) for c in seats}
+            for i, (s, rect) in enumerate(drawn):
+                where = (fmt, players, hidden, s, rect)
+                assert pygame.Rect(0, 0, 480, 480).contains(rect), where
+                others = [r.inflate(-2, -2) for _, r in drawn[i + 1:] + fouls + middle]
+                assert rect.inflate(-2, -2).collidelist(others) == -1, where
+                assert not any(on_seat(rect, c) for c in seats), where
+            for seat, (s, rect) in zip(seats, fouls, strict=True):
+                assert seat.contains(rect.inflate(-4, -4)), (fmt, players, s, rect)
+    assert painter.overflows == [] and painter.shrunk == [], (painter.overflows,
+                                                             painter.shrunk)
 
 
 @pytest.mark.parametrize("lang", ["ka", "en", "uz", "ru"])

@@ -22,6 +22,9 @@ BG = (16, 17, 22)
 TABLE = (20, 58, 40)
 SEAT = (52, 54, 64)
 SEAT_OUT = (30, 30, 34)
+#: the seat the host tapped (its commands are under the buttons): a host tapped a seat and
+#: saw nothing on it change
+SEAT_PICKED = (96, 104, 150)
 TEXT = (235, 235, 235)
 DIM = (140, 140, 150)
 #: the host's notes: lighter than DIM, which at 13 px read as grey on the dark
@@ -118,6 +121,9 @@ def seat_xy(seat: int, n: int, centre: tuple[int, int], radius: tuple[int, int])
 
 #: a name or a role beside a seat at a table of up to 12
 LABEL_SIZE = 14
+#: a small table's label's width: a row of a name, or a role ("Мирный житель" takes 119 px at
+#: 14 px: its short form is drawn)
+LABEL_W = 104
 #: a big table's label (a name, a role) at LABEL_SIZE: "Любовница" takes 87 px
 BIG_LABEL_W = 90
 #: a name beside a big table's side seat: the room from the panel's edge to the left side's
@@ -227,7 +233,8 @@ def _inside(label: str, cx: int, cy: int, r: int,
 
 
 def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicState,
-               host: bool, area: tuple[int, int, int, int]) -> list[Button]:
+               host: bool, area: tuple[int, int, int, int],
+               picked: int | None = None) -> list[Button]:
     """The seats round the table, with the phase and the big timer in the middle."""
     pg = p.pg
     x, y, w, h = area
@@ -248,10 +255,12 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         r = max(13, min(30, int(math.pi * min(ring) / max(n, 1) * 0.92)))
         pg.draw.ellipse(surf, TABLE, (x + 70, y + 60, w - 140, h - 120))
     k = r / 30
-    later: list[tuple[str, tuple[int, int], tuple[int, int, int]]] = []
+    later: dict[int, list[list[tuple[str, tuple[int, int, int]]]]] = {}
+    centres: dict[int, tuple[int, int]] = {}
     for sv in seats:
         cx, cy = places[sv.seat] if big else seat_xy(sv.seat, n, centre, ring)
-        fill = SEAT if sv.alive else SEAT_OUT
+        centres[sv.seat] = (cx, cy)
+        fill = SEAT_PICKED if sv.seat == picked else SEAT if sv.alive else SEAT_OUT
         pg.draw.circle(surf, fill, (cx, cy), r)
         if host and sv.awake:
             pg.draw.circle(surf, BLUE, (cx, cy), r + 4, 4)
@@ -261,20 +270,23 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             pg.draw.circle(surf, GREEN, (cx, cy), r + 3, 4)
         if sv.pad_fault:
             pg.draw.circle(surf, ORANGE, (cx, cy), r, max(3, int(5 * k)))
-        p.text(surf, str(sv.seat), (cx, cy), max(14, int(22 * k)), TEXT if sv.alive else DIM,
-               True, "center")
-        # the name, then the role (the host's), under the seat (the bottom seat's above it):
-        # inside the circle a name had 54 px and shrank to 9 px
-        labels = [(line, TEXT if sv.alive else LABEL_OUT)
-                  for line in (name_lines(p, sv.name, 104) if not big else [sv.name])
-                  ] if sv.name else []
-        if host and sv.role:
+        # a small table's seat holds its fouls' marks under its number (beside it, they ran
+        # into the next seat's label, and the right-hand seat's into the host's column)
+        inner = bool(sv.fouls) and not big
+        p.text(surf, str(sv.seat), (cx, cy - 7 if inner else cy), max(14, int(22 * k)),
+               TEXT if sv.alive else DIM, True, "center")
+        # the name, then the role (the host's), beside the seat (inside the circle a name had
+        # 54 px and shrank to 9 px)
+        shown = host and bool(sv.role)
+        colour = TEXT if sv.alive else LABEL_OUT
+        rows = [sv.name] if big else big_name(p, sv.name, 2, LABEL_W)
+        labels = [(line, colour) for line in rows] if sv.name else []
+        if shown:
             # (its short name: "Мирный житель" at 14 px is wider than the room between seats)
             role = (seat_role(sv.role, pub.lang, True), ROLE_AWAKE if sv.awake else ROLE_TEXT)
             # a big table has room for one line a seat at 14 px (two stood over the next
             # seats' at 30): its name, or while the host sees the roles, its role
             labels = [role] if big else labels + [role]
-        below = cy + r + 4 + 17 * len(labels) < y + h
         if big and labels:              # (a seat with no label has no place: none is made)
             lx, ly, anchor = placed[sv.seat]
             label, colour = labels[0]
@@ -286,15 +298,22 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             for i, row in enumerate(rows):
                 p.text(surf, row, (lx, ly + BIG_LINE * (2 * i - len(rows) + 1) // 2),
                        LABEL_SIZE, colour, anchor=anchor, width=label_w)
-        # (14 px: at 11 px grey a name was 2 mm high on the 7-inch panel)
-        for i, (label, colour) in enumerate(labels if not big else ()):
-            ly = cy + r + 12 + 17 * i if below else cy - r - 12 - 17 * (len(labels) - 1 - i)
-            # under its seat, kept off the panel's edge (seat 10's ran to it)
-            half = min(104, p.font(LABEL_SIZE).size(label)[0]) // 2 + 1
-            lx = max(x + 4 + half, min(x + w - 4 - half, cx))
-            # drawn once every seat is: a name over two rows, and its role, reach down to
+        if labels and not big:
+            # (14 px: at 11 px grey a name was 2 mm high on the 7-inch panel); placed, and
+            # drawn, once every seat is: a name over two rows, and its role, reached down to
             # the next seat, and its circle hid them
-            later.append((label, (lx, ly), colour))
+            later[sv.seat] = [labels]
+            # where the room is short, on one row: the name's first word and initials, then
+            # (while the host sees them) the role alone
+            # (a one-word name too long for a row has none: cut, it named nobody)
+            one = [(row, colour) for row in big_name(p, sv.name, 1, LABEL_W)
+                   if p.font(LABEL_SIZE).size(row)[0] <= LABEL_W] if sv.name else []
+            first = [(row, colour) for row in sv.name.split()[:1]
+                     if p.font(LABEL_SIZE).size(row)[0] <= LABEL_W]
+            for fewer in (one + labels[len(rows):], first + labels[len(rows):],
+                          labels[len(rows):]):
+                if fewer and fewer not in later[sv.seat]:
+                    later[sv.seat].append(fewer)
         if not sv.alive:
             d = int(18 * k)
             pg.draw.line(surf, RED, (cx - d, cy - d), (cx + d, cy + d), 3)
@@ -305,14 +324,18 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             p.text(surf, t("foul_mark", pub.lang) * sv.fouls, at, MIN_SIZE, ORANGE, True,
                    anchor)
         elif sv.fouls:
-            p.text(surf, t("foul_mark", pub.lang) * sv.fouls, (cx + int(22 * k), cy - r),
-                   MIN_SIZE, ORANGE, True)
+            p.text(surf, t("foul_mark", pub.lang) * sv.fouls, (cx, cy + 13), MIN_SIZE,
+                   ORANGE, True, "center")
         if host and sv.asked:
-            pg.draw.circle(surf, TEXT, (cx + int(22 * k), cy + int(22 * k)), 5)
+            # on the circle's edge, up and right (its foot holds the fouls)
+            pg.draw.circle(surf, TEXT, (cx + int(21 * k), cy - int(21 * k)), 5)
         buttons.append(Button((cx - r, cy - r, 2 * r, 2 * r), ("seat", str(sv.seat)),
                               str(sv.seat)))
-    for label, at, colour in later:
-        p.text(surf, label, at, LABEL_SIZE, colour, anchor="center", width=104)
+    for left, top, block in small_labels(p, centres, later, r, area).values():
+        mid = left + min(LABEL_W, max(p.font(LABEL_SIZE).size(row)[0] for row, _ in block)) // 2
+        for i, (row, tint) in enumerate(block):
+            p.text(surf, row, (mid, top + LINE // 2 + LINE * i), LABEL_SIZE, tint,
+                   anchor="center", width=LABEL_W)
     lang = pub.lang
     phase = pub.phase
     if " " in phase:
@@ -326,7 +349,7 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
     marks = max((p.font(MIN_SIZE, True).size(t("foul_mark", lang) * sv.fouls)[0] + 6
                  for sv in seats if sv.fouls and big and abs(
                      places[sv.seat][1] - centre[1]) < MIDDLE_HALF_H), default=0)
-    room = 2 * (BIG_HALF_W - r - 6 - marks) if big else 260
+    room = 2 * (BIG_HALF_W - r - 6 - marks) if big else MIDDLE_W
     _middle(p, surf, title, (centre[0], centre[1] - 40), 24, TEXT, room, up=True)
     if pub.paused:
         _middle(p, surf, t("paused", lang), (centre[0], centre[1] + 40), 20, ORANGE, room)
@@ -340,6 +363,117 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
     return buttons
 
 
+#: a small table's label's line height
+LINE = 17
+#: the table's middle, kept clear of a small table's labels: its title, its timer and the
+#: winner under it, on up to two rows of MIDDLE_W (half its width and height from its centre)
+MIDDLE_W = 200
+MIDDLE_HALF = (MIDDLE_W // 2, 80)
+
+
+Rows = list[tuple[str, tuple[int, int, int]]]
+
+
+def small_labels(p: Painter, centres: dict[int, tuple[int, int]],
+                 labels: dict[int, list[Rows]], r: int, area: tuple[int, int, int, int]
+                 ) -> dict[int, tuple[int, int, Rows]]:
+    """Where a small table's seats' labels go, and which of each seat's labels (the first
+    that has room: its whole name and role, or fewer rows): seat -> its block's top left and
+    its rows. Each under its seat, at 12 seats 20-letter names (two rows, or one and the
+    role) ran into the next seat and its label: `arrange` finds each a place."""
+    font = p.font(LABEL_SIZE)
+    blocks = tuple((seat, tuple((min(LABEL_W, max(font.size(row)[0] for row, _ in rows)),
+                                 LINE * len(rows)) for rows in each))
+                   for seat, each in sorted(labels.items()))
+    picked = arrange(tuple(sorted(centres.items())), blocks, r, area)
+    return {seat: (b[0], b[1], labels[seat][k])
+            for (seat, _), (k, b) in zip(blocks, picked, strict=True)}
+
+
+Box = tuple[int, int, int, int]
+
+
+@lru_cache(maxsize=64)
+def arrange(centres: tuple[tuple[int, tuple[int, int]], ...],
+            blocks: tuple[tuple[int, tuple[tuple[int, int], ...]], ...], r: int,
+            area: tuple[int, int, int, int]) -> tuple[tuple[int, Box], ...]:
+    """For each seat's blocks (its labels' widths and heights, the one it would rather
+    have first), which one and where, on the table's part of the panel: from its places in
+    the order a reader looks for it (under its seat, over it, beside it towards the middle,
+    under or over it moved towards the middle, beside it outwards), clear of every seat
+    (with its awake mark) and of the middle, nearer its seat than any other; and, looked
+    for seat by seat, going back when one has no place left, clear of each other. A seat
+    with no place at all keeps its first block by it (a one-word name too long for any).
+    Where nothing fits together (tried a few thousand ways), each takes its last."""
+    x, y, w, h = area
+    cx0, cy0 = x + w // 2, y + h // 2
+    middle = (cx0 - MIDDLE_HALF[0], cy0 - MIDDLE_HALF[1], 2 * MIDDLE_HALF[0],
+              2 * MIDDLE_HALF[1])
+    seats = [at for _, at in centres]
+    where = dict(centres)
+    options: list[list[tuple[int, Box]]] = []
+    for seat, sizes in blocks:
+        cx, cy = where[seat]
+        side = 1 if cx < cx0 else -1          # towards the middle
+        d = r + 6                             # clear of its awake mark (r + 4)
+        found: list[tuple[int, Box]] = []
+        for k, (bw, bh) in enumerate(sizes):
+            beside = d + 1 + bw // 2
+            spots = [(cx, cy + d), (cx, cy - d - bh), (cx + side * beside, cy - bh // 2)]
+            spots += [(cx + side * m, cy + d if v > 0 else cy - d - bh)
+                      for m in (20, 40) for v in (1, -1)]
+            spots.append((cx - side * beside, cy - bh // 2))
+            # (its middle, and its top), kept on the panel
+            boxes = [(min(max(sx - bw // 2, x + 4), x + w - 4 - bw), top, bw, bh)
+                     for sx, top in spots if y <= top and top + bh <= y + h]
+            found += [(k, b) for b in boxes if all(_apart(b, at, r + 5) for at in seats)
+                      and not _meet(_less(b), middle) and _nearest(b, seats) == (cx, cy)]
+        bw, bh = sizes[0]
+        options.append(found or [(0, (min(max(cx - bw // 2, x + 4), x + w - 4 - bw),
+                                      cy + d if cy + d + bh <= y + h else cy - d - bh, bw, bh))])
+    chosen: list[tuple[int, Box]] = []
+    tries = [20000]                           # (a table's worth is a few hundred)
+
+    def fit(i: int) -> bool:
+        if i == len(options):
+            return True
+        for k, b in options[i]:
+            tries[0] -= 1
+            if tries[0] > 0 and not any(_meet(_less(b), c) for _, c in chosen):
+                chosen.append((k, b))
+                if fit(i + 1):
+                    return True
+                chosen.pop()
+        return False
+    if not fit(0):
+        chosen = [o[-1] for o in options]
+    return tuple(chosen)
+
+
+def _nearest(b: Box, seats: list[tuple[int, int]]) -> tuple[int, int]:
+    """The seat nearest `b` (a label is read as the nearest seat's)."""
+    def gap(at: tuple[int, int]) -> int:
+        nx, ny = min(max(at[0], b[0]), b[0] + b[2]), min(max(at[1], b[1]), b[1] + b[3])
+        return (nx - at[0]) ** 2 + (ny - at[1]) ** 2
+    return min(seats, key=gap)
+
+
+def _less(b: Box) -> Box:
+    """`b` less a pixel all round (a pixel's touch is no overlap)."""
+    return (b[0] + 1, b[1] + 1, b[2] - 2, b[3] - 2)
+
+
+def _apart(box: tuple[int, int, int, int], at: tuple[int, int], reach: float) -> bool:
+    """Whether `box` stays farther than `reach` from the point `at` (a seat's centre)."""
+    nx = min(max(at[0], box[0]), box[0] + box[2])
+    ny = min(max(at[1], box[1]), box[1] + box[3])
+    return (nx - at[0]) ** 2 + (ny - at[1]) ** 2 > reach ** 2
+
+
+def _meet(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
 #: how far the middle's texts reach up and down from the table's centre (two rows of the
 #: title over it, two of the winner under it)
 MIDDLE_HALF_H = 100
@@ -348,9 +482,14 @@ MIDDLE_HALF_H = 100
 def _middle(p: Painter, surf: Any, text: str, at: tuple[int, int], size: int,
             colour: tuple[int, int, int], room: int, up: bool = False) -> None:
     """A text in the table's middle, bold, centred on `at`: on one row, or where that is
-    wider than `room` on two, from `at` down (`up`: up to it, clear of the timer)."""
-    rows = [text] if p.font(size, True).size(text)[0] <= room else wrap(p, text, size, room,
-                                                                        True)[:2]
+    wider than `room` on two, from `at` down (`up`: up to it, clear of the timer); a text
+    with a head ("Winner: ...") is broken after it ("Winner: The" over "Mafia" read as
+    the Mafia's role)."""
+    font = p.font(size, True)
+    head, _, rest = text.partition(": ")
+    rows = ([text] if font.size(text)[0] <= room else
+            [f"{head}:", rest] if rest and max(font.size(f"{head}:")[0], font.size(rest)[0])
+            <= room else wrap(p, text, size, room, True)[:2])
     for i, row in enumerate(rows):
         y = at[1] + (size + 4) * (i - (len(rows) - 1 if up else 0))
         p.text(surf, row, (at[0], y), size, colour, True, "center", width=room)
@@ -405,7 +544,8 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
                               alive=known.get(sv.seat, sv.alive)) for sv in seats)
         view = replace(view, choices=(), notes=tuple(n for n in view.notes
                                                      if n not in view.secrets))
-    buttons = draw_table(p, surf, seats, pub, True, (0, 0, 480, 480))
+    buttons = draw_table(p, surf, seats, pub, True, (0, 0, 480, 480),
+                         acting if acting is not None else selected)
     x = 496
     y = 12
     w = 800 - x - 8
@@ -471,8 +611,8 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
     if speaker is not None and pub.step in ("speeches", "defence", "tie"):
         # what ends a speech, said where the host reads it (a speaker's own press ended it
         # with nothing on the screen to say so)
-        key = "speech_ends_nominate" if view.nominating and pub.step == "speeches" \
-            else "speech_ends"
+        key = ("speech_ends_nominate" if pub.step == "speeches" else "speech_ends"
+               ) if view.nominating else "speech_ends_city"
         for said in wrap(p, t(key, lang).format(seat=speaker, skip=t("skip", lang)),
                          14, w)[:3]:
             p.text(surf, said, (x, y), 14, TEXT, width=w)
