@@ -236,6 +236,40 @@ def test_a_city_speech_says_the_city_has_no_nominations(tmp_path: Path, lang: st
         assert said.replace(" ", "") in "".join(p.drawn or []).replace(" ", ""), p.drawn
 
 
+def test_the_app_deal_lights_whose_turn_it_is_to_look(tmp_path: Path) -> None:
+    # the fifth host's trial: nothing on the screens said whose 5 s turn it was to see his
+    # role, nor that it ran on by itself (only the voice's line in a corner)
+    app, bots, clock, totals = _game(tmp_path)
+    for seat in (1, 2, 3):
+        table = run_virtual(app, bots, clock, until=lambda t, s=seat: t.stage == "deal"
+                            and t.dealing.viewer == s)
+        for view in (public_state(table), host_view(table).public):
+            assert [sv.seat for sv in view.seats if sv.speaking] == [seat]
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play")
+    assert not any(sv.speaking for sv in public_state(table).seats)
+
+
+def test_an_introduction_window_says_nobody_chooses(tmp_path: Path) -> None:
+    # the fifth host's trial: on the yakuza's first night "Awake: Detective" stood over a
+    # dark ring, and presses did nothing: it looked broken (he only opens his eyes that
+    # night); the format and the night's number say so, the same whoever holds the role
+    from table_app.screen.render import Painter, draw_host
+    from table_app.words import t
+    app, bots, clock, totals = _game(tmp_path)
+    seen: dict[tuple[int, str], bool] = {}
+    while len(seen) < 8:
+        table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                            and t.game.phase == "night" and t.game.step == "windows"
+                            and (t.game.waiting().number, t.game.waiting().window or "") not in seen)
+        view = host_view(table, now=clock.now())
+        seen[(table.game.waiting().number, view.window)] = view.meet_only
+        p = Painter(keep=True)
+        draw_host(p, _surface(), view, hide_roles=True)
+        assert (t("meet_only", "en") in (p.drawn or [])) == view.meet_only
+    assert seen[(1, "mafia")] and seen[(1, "detective")] and not seen[(1, "yakuza")]
+    assert not seen[(2, "mafia")] and not seen[(2, "detective")]
+
+
 def _press(screen: Screen, app, cmd: tuple[str, ...]):  # type: ignore[no-untyped-def]
     """Redraw the host's screen, then touch the button that carries `cmd`."""
     screen.update(host_view(app.table))
@@ -636,6 +670,16 @@ def test_names_typed_as_text_input_and_on_the_touch_keyboard(tmp_path: Path) -> 
         setup.keyboard = lang
         cmds = {b.cmd for b in draw_setup(p, _surface(), setup)}
         assert all(("key", k) in cmds for row in rows for k in row), lang
+    # typed on a keyboard, a name's words begin with a capital too (the fifth host's trial:
+    # "dilnoza yusupova" beside "Дмитрий Петров"); Georgian has none to give
+    for seat, typed, kept in ((8, "dilnoza yusupova", "Dilnoza Yusupova"),
+                              (9, "иван de souza", "Иван De Souza"), (10, "ნინო", "ნინო"),
+                              (11, "oʻtkir", "Oʻtkir")):
+        tap(("name", str(seat)))
+        handle(setup, pygame.event.Event(pygame.TEXTINPUT, text=typed), pygame, [])
+        handle(setup, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, unicode="\r",
+                                         mod=0), pygame, [])
+        assert setup.names[seat] == kept, setup.names
 
 
 def test_the_setup_screen_names_the_formats_in_its_language() -> None:

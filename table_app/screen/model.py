@@ -81,6 +81,10 @@ class HostView:
     #: the format's speakers nominate (taps on the ring pick, a hold on nobody ends the
     #: speech); in a plurality vote a speaker's press ends his speech
     nominating: bool = False
+    #: a night window whose roles only open their eyes tonight (the yakuza's introduction
+    #: night: "awake: Detective" with his ring dark read as a broken pad); the format's and
+    #: the night's number say so, nothing secret
+    meet_only: bool = False
 
 
 @dataclass
@@ -130,8 +134,12 @@ def public_state(table: Table, names: Names | None = None, totals: tuple[
     dealing = table.stage in ("deal", "register")
     # the nominees until the vote is over ("Nominated: 4, 6" stayed up after seat 9 left)
     nominating = obs.step not in ("take", "done")
+    # an app deal: whose turn it is to look at his role, lit as a speaker is (the turn order
+    # is public, the voice calls it: a host did not know whose turn it was, or that it ran)
+    turn = table.dealing.viewer if table.stage == "deal" else 0
     seats = tuple(SeatView(o.seat, names.get(o.seat), o.alive or dealing, o.out_by, o.fouls,
-                           o.nominated and nominating, o.speaking, o.seat in faults)
+                           o.nominated and nominating, o.speaking or o.seat == turn,
+                           o.seat in faults)
                   for o in obs.seats)
     if table.stage in ("deal", "register", "ready"):
         phase = "deal"
@@ -161,10 +169,14 @@ def host_view(table: Table, names: Names | None = None,
     pub = public_state(table, names, totals, now)
     window = ""
     awake: set[int] = set()
+    meet_only = False
     if table.stage == "play" and g.phase == "night" and g.step == "windows":
         w = g.waiting()
         window = w.window or ""
         awake = set(w.awake)
+        shape = next((x for x in table.cfg.fmt.windows if x.name == window), None)
+        meet_only = shape is not None and not any(g.rules.from_night[d] <= w.number
+                                                  for d in shape.decisions)
     # the host knows every death at once
     host_obs = {o.seat: o for o in g.observation(E.HOST).seats}
     seats = tuple(replace(sv, alive=host_obs[sv.seat].alive or table.stage in ("deal",
@@ -208,6 +220,7 @@ def host_view(table: Table, names: Names | None = None,
     unseen = tuple(table.dealing.unseen()) if table.stage in ("deal", "ready") else ()
     return HostView(pub, seats, window, choices, notes, alerts, secrets, captions=captions,
                     unseen=unseen, nominating=g.opt["vote"] != "plurality",
+                    meet_only=meet_only,
                     pending=pending,
                     calling=calling, missing=missing, deal_roles=deal_roles)
 

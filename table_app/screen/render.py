@@ -367,8 +367,8 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
 LINE = 17
 #: the table's middle, kept clear of a small table's labels: its title, its timer and the
 #: winner under it, on up to two rows of MIDDLE_W (half its width and height from its centre)
-MIDDLE_W = 200
-MIDDLE_HALF = (MIDDLE_W // 2, 80)
+MIDDLE_W = 180
+MIDDLE_HALF = (MIDDLE_W // 2, 76)
 
 
 Rows = list[tuple[str, tuple[int, int, int]]]
@@ -417,45 +417,89 @@ def arrange(centres: tuple[tuple[int, tuple[int, int]], ...],
         side = 1 if cx < cx0 else -1          # towards the middle
         d = r + 6                             # clear of its awake mark (r + 4)
         found: list[tuple[int, Box]] = []
+        spare: list[tuple[int, Box]] = []
+        bw, bh = sizes[0]
+        first = (min(max(cx - bw // 2, x + 4), x + w - 4 - bw),
+                 cy + d if cy + d + bh <= y + h else cy - d - bh, bw, bh)
         for k, (bw, bh) in enumerate(sizes):
             beside = d + 1 + bw // 2
-            spots = [(cx, cy + d), (cx, cy - d - bh), (cx + side * beside, cy - bh // 2)]
+            # towards the table's middle first: a label on the seat's inner side is read as
+            # its own (one over a side seat stood beside the next seat, and was read as his)
+            norm = math.hypot(cx0 - cx, cy0 - cy) or 1.0
+            ux, uy = (cx0 - cx) / norm, (cy0 - cy) / norm
+            reach = d + 2 + abs(ux) * bw / 2 + abs(uy) * bh / 2
+            inward = (int(cx + ux * reach), int(cy + uy * reach - bh / 2))
+            spots = [inward, (cx, cy + d), (cx, cy - d - bh), (cx + side * beside, cy - bh // 2)]
             spots += [(cx + side * m, cy + d if v > 0 else cy - d - bh)
                       for m in (20, 40) for v in (1, -1)]
             spots.append((cx - side * beside, cy - bh // 2))
             # (its middle, and its top), kept on the panel
             boxes = [(min(max(sx - bw // 2, x + 4), x + w - 4 - bw), top, bw, bh)
                      for sx, top in spots if y <= top and top + bh <= y + h]
-            found += [(k, b) for b in boxes if all(_apart(b, at, r + 5) for at in seats)
-                      and not _meet(_less(b), middle) and _nearest(b, seats) == (cx, cy)]
-        bw, bh = sizes[0]
-        options.append(found or [(0, (min(max(cx - bw // 2, x + 4), x + w - 4 - bw),
-                                      cy + d if cy + d + bh <= y + h else cy - d - bh, bw, bh))])
+            clear = [b for b in boxes if all(_apart(b, at, r + 5) for at in seats)
+                     and not _meet(_less(b), middle)]
+            found += [(k, b) for b in clear if _owned(b, (cx, cy), seats)]
+            # (where none is read as its own, the first place clear of the rest)
+            spare = spare or [(k, b) for b in clear]
+        options.append(found or spare[:1] or [(0, first)])
+    # every seat its whole label first; only where they cannot all fit, fewer rows (one
+    # seat's degraded label let the next one keep its whole: "Aleksandre" went, for his
+    # role alone, though a place for both was there)
+    for most in range(max((len(sizes) for _, sizes in blocks), default=1)):
+        fitted = _fit([[o for o in found if o[0] <= most] or found[-1:] for found in options])
+        if fitted is not None:
+            return fitted
+    # nothing fits together: seat by seat, the first place clear of those before
     chosen: list[tuple[int, Box]] = []
-    tries = [20000]                           # (a table's worth is a few hundred)
+    for found in options:
+        chosen.append(next((o for o in found if not any(
+            _meet(_grown(o[1]), c) for _, c in chosen)), found[0]))
+    return tuple(chosen)
+
+
+#: how much nearer its own seat a label stands than any other (box to seat centre): at
+#: about the same distance from two, a name over a side seat was read as the next seat's
+OWN = 1.25
+
+
+def _owned(b: Box, own: tuple[int, int], seats: list[tuple[int, int]]) -> bool:
+    """Whether `b` is read as `own`'s: every other seat OWN times as far from it."""
+    def gap(at: tuple[int, int]) -> float:
+        nx, ny = min(max(at[0], b[0]), b[0] + b[2]), min(max(at[1], b[1]), b[1] + b[3])
+        return math.hypot(nx - at[0], ny - at[1])
+    mine = gap(own)
+    return all(gap(at) >= OWN * mine for at in seats if at != own)
+
+
+def _fit(options: list[list[tuple[int, Box]]]) -> tuple[tuple[int, Box], ...] | None:
+    """One of each seat's options, no two meeting, looked for seat by seat and going back
+    when one has none left; None when there is none (or after a few thousand tries: a
+    table's worth is a few hundred)."""
+    chosen: list[tuple[int, Box]] = []
+    tries = [5000]
 
     def fit(i: int) -> bool:
         if i == len(options):
             return True
         for k, b in options[i]:
             tries[0] -= 1
-            if tries[0] > 0 and not any(_meet(_less(b), c) for _, c in chosen):
+            if tries[0] > 0 and not any(_meet(_grown(b), c) for _, c in chosen):
                 chosen.append((k, b))
                 if fit(i + 1):
                     return True
                 chosen.pop()
         return False
-    if not fit(0):
-        chosen = [o[-1] for o in options]
-    return tuple(chosen)
+    return tuple(chosen) if fit(0) else None
 
 
-def _nearest(b: Box, seats: list[tuple[int, int]]) -> tuple[int, int]:
-    """The seat nearest `b` (a label is read as the nearest seat's)."""
-    def gap(at: tuple[int, int]) -> int:
-        nx, ny = min(max(at[0], b[0]), b[0] + b[2]), min(max(at[1], b[1]), b[1] + b[3])
-        return (nx - at[0]) ** 2 + (ny - at[1]) ** 2
-    return min(seats, key=gap)
+#: the room between two seats' labels: touching, seat 2's role and seat 3's name and role
+#: read as one block of three rows
+APART = 5
+
+
+def _grown(b: Box) -> Box:
+    """`b` with APART all round."""
+    return (b[0] - APART, b[1] - APART, b[2] + 2 * APART, b[3] + 2 * APART)
 
 
 def _less(b: Box) -> Box:
@@ -585,6 +629,9 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         p.text(surf, f"{t('awake', lang)}: {t('window_' + view.window, lang)}", (x, y), 18,
                BLUE, True, width=w)
         y += 26
+        if view.meet_only:
+            p.text(surf, t("meet_only", lang), (x, y), 14, BLUE, width=w)
+            y += 20
         for d, target in view.choices:
             p.text(surf, f"{t('chose', lang)} ({t('window_' + d, lang)}): {target}", (x, y), 16,
                    width=w)
@@ -614,7 +661,7 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         key = ("speech_ends_nominate" if pub.step == "speeches" else "speech_ends"
                ) if view.nominating else "speech_ends_city"
         for said in wrap(p, t(key, lang).format(seat=speaker, skip=t("skip", lang)),
-                         14, w)[:3]:
+                         14, w)[:4]:
             p.text(surf, said, (x, y), 14, TEXT, width=w)
             y += 18
         y += 4

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +13,7 @@ from ..paths import config_dir, write_private
 from ..rules import BUILTIN_FORMATS, Format, find_format
 from ..words import LANGS, language
 from .model import t, texts
+from .names import capitals, clean_name
 from .render import AMBER, BG, BUTTON, DIM, SIZE, TEXT, Button, Painter, _button
 
 #: the longest name a seat takes ("Константин Константинопольский" is cut, and the setup
@@ -22,14 +22,6 @@ from .render import AMBER, BG, BUTTON, DIM, SIZE, TEXT, Button, Painter, _button
 NAME_LIMIT = limits.NAME_LIMIT
 #: name buttons on one page of the setup screen
 NAMES_PAGE = 12
-
-
-def clean_name(text: str, limit: int = 24) -> str:
-    """A player's name as the screen can show it: no control, format (zero-width) or
-    surrogate characters, no NUL, at most `limit` characters."""
-    kept = "".join(c for c in str(text)
-                   if unicodedata.category(c) not in ("Cc", "Cf", "Cs", "Co", "Cn"))
-    return " ".join(kept.split())[:limit]
 
 
 def choices_path() -> Path:
@@ -188,7 +180,7 @@ class Setup:
     def end_name(self) -> None:
         """The name being typed is done: without a space at its end (none: no name)."""
         if self.editing is not None:
-            name = clean_name(self.names.get(self.editing, ""), NAME_LIMIT)
+            name = capitals(clean_name(self.names.get(self.editing, ""), NAME_LIMIT))
             if name:
                 self.names[self.editing] = name
             else:
