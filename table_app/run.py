@@ -687,6 +687,7 @@ class TableWindow:
             # the game is over: new players, or another format, from the setup screen; then
             # the next game at this table
             c = app.table.cfg
+            app.leave()
             setup = self.choose((c.fmt.id, c.players, c.lang, c.deal), [])
             if setup is None:
                 return False

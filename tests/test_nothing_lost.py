@@ -407,3 +407,24 @@ def test_an_entry_cut_before_its_newline_is_not_replayed(tmp_path: Path) -> None
     assert Journal.read(journal) == app.entries        # what the table plays is on disk
     assert app.entries[:len(whole)] == whole
     app.close()
+
+
+def test_a_game_the_host_left_for_the_setup_screen_does_not_come_back(tmp_path: Path) -> None:
+    """The sixth host's trial: he left a game for the setup screen (asked twice, "it is not
+    recorded"), the app stopped there, and started again it resumed the game he had left.
+    Leaving is journaled: the next start opens the setup screen, and the next game takes
+    the journal's place; a game not left still comes back."""
+    from table_app.table.virtual import run_virtual, virtual_table
+    journal = tmp_path / "game.journal"
+    app, bots, clock, _ = virtual_table(journal, seed=3, fmt_id="city", players=9)
+    run_virtual(app, bots, clock, until=lambda t: t.stage == "play" and t.game.phase == "day")
+    app.leave()
+    app.close()
+    again, bots, clock, _ = virtual_table(journal, seed=3, fmt_id="yakuza", players=12)
+    assert again.table is not None and again.table.cfg.fmt.id == "yakuza"   # a new game
+    assert not again.resumed
+    run_virtual(again, bots, clock, until=lambda t: t.stage == "play")
+    again.close()
+    third, _, _, _ = virtual_table(journal, seed=5, fmt_id="city", players=9)
+    assert third.resumed and third.table is not None and third.table.cfg.fmt.id == "yakuza"
+    third.close()

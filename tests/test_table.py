@@ -207,6 +207,13 @@ def test_host_foul_disqualify_undo_and_act_for_a_seat(tmp_path: Path) -> None:
     app.feed(Host(("act", str(speaker), str(target))))
     assert app.table.game.nominees == [target]
     assert f"nominate {speaker} {target}" in app.table.game_script()
+    # the host sees that it was taken (the sixth host's trial: the prompt vanished, no
+    # sign), in his language, naming neither the seat nor its choice
+    from table_app.screen import host_view
+    from table_app.words import note_text
+    notes = host_view(app.table).notes
+    assert note_text("act_done", (), "en") == "act for: done" and "act for: done" in notes
+    assert note_text("act_done", (), "ka") != "act for: done"
 
 
 def test_deal_viewing_shows_a_role_only_while_held(tmp_path: Path) -> None:

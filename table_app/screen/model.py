@@ -121,7 +121,7 @@ SECRETS = ("decided", "checked", "witnessed", "role_changed", "movement")
 #: shown ("7-12 never looked" stood above "every player has seen his role"; a late act's
 #: note stood through six speeches)
 ONCE = {"seen_all": "deal", "seen_not_all": "deal", "refused": "refused",
-        "undo_nothing": "refused", "act_late": "late"}
+        "undo_nothing": "refused", "act_late": "late", "act_done": "late"}
 
 def public_state(table: Table, names: Names | None = None, totals: tuple[
         tuple[int, int], ...] | None = None, now: float | None = None) -> PublicState:

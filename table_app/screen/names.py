@@ -19,7 +19,9 @@ def capitals(name: str) -> str:
     Georgian: str.upper would give Mtavruli), as the on-screen keyboard types them: typed on
     a keyboard, "dilnoza yusupova" stood beside "Дмитрий Петров" on the sheet."""
     def first(word: str) -> str:
-        c = word[:1]
+        if not word:                  # an emptied name (it closed the app: a host's trial)
+            return word
+        c = word[0]
         cased = unicodedata.name(c, "").startswith(("LATIN", "CYRILLIC"))
         return c.upper() + word[1:] if cased and c.islower() else word
     return " ".join(first(w) for w in name.split(" "))

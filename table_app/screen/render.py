@@ -202,7 +202,11 @@ def big_labels(area: tuple[int, int, int, int], n: int) -> dict[int, tuple[int, 
     out: dict[int, tuple[int, int, str]] = {}
     for seat, (cx, cy) in places.items():
         d = r + BIG_SIDE
-        if cy == top and cx != mid - BIG_HALF_W and cx != mid + BIG_HALF_W:
+        # (an end's middle seat's label on the table's side of it: over it, beside its
+        # neighbours' at the same height, "Александра" and "Константин" read as one word)
+        if cx == mid and cy in (top, bottom):
+            out[seat] = (cx, cy + (d + BIG_LINE // 2) * (1 if cy == top else -1), "center")
+        elif cy == top and cx != mid - BIG_HALF_W and cx != mid + BIG_HALF_W:
             out[seat] = (cx, cy - d - BIG_LINE // 2, "center")
         elif cy == bottom and cx != mid - BIG_HALF_W and cx != mid + BIG_HALF_W:
             out[seat] = (cx, cy + d + BIG_LINE // 2, "center")
@@ -310,8 +314,11 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
                    if p.font(LABEL_SIZE).size(row)[0] <= LABEL_W] if sv.name else []
             first = [(row, colour) for row in sv.name.split()[:1]
                      if p.font(LABEL_SIZE).size(row)[0] <= LABEL_W]
+            # last, a first word no row holds, cut with "...": only where its two rows
+            # find no room (a 20-letter word beside seat 4 of 12: the table's middle)
+            cut = [] if one or first or not sv.name else [(_cut(p, sv.name), colour)]
             for fewer in (one + labels[len(rows):], first + labels[len(rows):],
-                          labels[len(rows):]):
+                          cut + labels[len(rows):], labels[len(rows):]):
                 if fewer and fewer not in later[sv.seat]:
                     later[sv.seat].append(fewer)
         if not sv.alive:
@@ -365,10 +372,9 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
 
 #: a small table's label's line height
 LINE = 17
-#: the table's middle, kept clear of a small table's labels: its title, its timer and the
-#: winner under it, on up to two rows of MIDDLE_W (half its width and height from its centre)
+#: the room of the table's middle texts (its title, the winner) at a small table, kept
+#: clear of its labels
 MIDDLE_W = 180
-MIDDLE_HALF = (MIDDLE_W // 2, 76)
 
 
 Rows = list[tuple[str, tuple[int, int, int]]]
@@ -407,8 +413,11 @@ def arrange(centres: tuple[tuple[int, tuple[int, int]], ...],
     Where nothing fits together (tried a few thousand ways), each takes its last."""
     x, y, w, h = area
     cx0, cy0 = x + w // 2, y + h // 2
-    middle = (cx0 - MIDDLE_HALF[0], cy0 - MIDDLE_HALF[1], 2 * MIDDLE_HALF[0],
-              2 * MIDDLE_HALF[1])
+    # the middle's title (two rows up to its centre, 40 px over the table's), its timer
+    # (56 px, "0:10" 139 px wide) and the winner or "paused" (two rows, 40 px under)
+    half = MIDDLE_W // 2
+    middle = [(cx0 - half, cy0 - 84, 2 * half, 58), (cx0 - 72, cy0 - 26, 144, 70),
+              (cx0 - half, cy0 + 26, 2 * half, 52)]
     seats = [at for _, at in centres]
     where = dict(centres)
     options: list[list[tuple[int, Box]]] = []
@@ -423,13 +432,15 @@ def arrange(centres: tuple[tuple[int, tuple[int, int]], ...],
                  cy + d if cy + d + bh <= y + h else cy - d - bh, bw, bh)
         for k, (bw, bh) in enumerate(sizes):
             beside = d + 1 + bw // 2
-            # towards the table's middle first: a label on the seat's inner side is read as
-            # its own (one over a side seat stood beside the next seat, and was read as his)
-            norm = math.hypot(cx0 - cx, cy0 - cy) or 1.0
-            ux, uy = (cx0 - cx) / norm, (cy0 - cy) / norm
-            reach = d + 2 + abs(ux) * bw / 2 + abs(uy) * bh / 2
-            inward = (int(cx + ux * reach), int(cy + uy * reach - bh / 2))
-            spots = [inward, (cx, cy + d), (cx, cy - d - bh), (cx + side * beside, cy - bh // 2)]
+            # on the seat's inner side first, straight (a label there is read as its own:
+            # one over a side seat stood beside the next seat, one set off on a slant
+            # floated between two): under a seat of the top, over one of the bottom, beside
+            # one of the sides
+            under, over = (cx, cy + d), (cx, cy - d - bh)
+            inner = (cx + side * beside, cy - bh // 2)
+            upright = abs(cy - cy0) > 0.8 * abs(cx - cx0)
+            spots = ([under, over] if cy <= cy0 else [over, under])
+            spots = [spots[0], inner, spots[1]] if upright else [inner, *spots]
             spots += [(cx + side * m, cy + d if v > 0 else cy - d - bh)
                       for m in (20, 40) for v in (1, -1)]
             spots.append((cx - side * beside, cy - bh // 2))
@@ -437,7 +448,7 @@ def arrange(centres: tuple[tuple[int, tuple[int, int]], ...],
             boxes = [(min(max(sx - bw // 2, x + 4), x + w - 4 - bw), top, bw, bh)
                      for sx, top in spots if y <= top and top + bh <= y + h]
             clear = [b for b in boxes if all(_apart(b, at, r + 5) for at in seats)
-                     and not _meet(_less(b), middle)]
+                     and not any(_meet(_less(b), m) for m in middle)]
             found += [(k, b) for b in clear if _owned(b, (cx, cy), seats)]
             # (where none is read as its own, the first place clear of the rest)
             spare = spare or [(k, b) for b in clear]
@@ -446,7 +457,9 @@ def arrange(centres: tuple[tuple[int, tuple[int, int]], ...],
     # seat's degraded label let the next one keep its whole: "Aleksandre" went, for his
     # role alone, though a place for both was there)
     for most in range(max((len(sizes) for _, sizes in blocks), default=1)):
-        fitted = _fit([[o for o in found if o[0] <= most] or found[-1:] for found in options])
+        # (a seat with no such label: its best one that has a place)
+        fitted = _fit([[o for o in found if o[0] <= most]
+                       or [o for o in found if o[0] == found[0][0]] for found in options])
         if fitted is not None:
             return fitted
     # nothing fits together: seat by seat, the first place clear of those before
@@ -629,9 +642,9 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         p.text(surf, f"{t('awake', lang)}: {t('window_' + view.window, lang)}", (x, y), 18,
                BLUE, True, width=w)
         y += 26
-        if view.meet_only:
-            p.text(surf, t("meet_only", lang), (x, y), 14, BLUE, width=w)
-            y += 20
+        for row in wrap(p, t("meet_only", lang), 14, w)[:2] if view.meet_only else ():
+            p.text(surf, row, (x, y), 14, BLUE, width=w)
+            y += 18
         for d, target in view.choices:
             p.text(surf, f"{t('chose', lang)} ({t('window_' + d, lang)}): {target}", (x, y), 16,
                    width=w)
@@ -669,8 +682,10 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         # between games: the season's rating from the club's records
         p.text(surf, t("rating", lang), (x, y), 16, BLUE, True, width=w)
         y += 22
-        for i, (name, score) in enumerate(view.rating[:5], 1):
-            p.text(surf, f"{i}. {name}  {score:g}", (x, y), 14, width=w)   # (points: 3)
+        # best first, each with his points ("Nino — 3"): "1. Дмитрий Петров 1" read as
+        # seat 1 (he sat at 3)
+        for name, score in view.rating[:5]:
+            p.text(surf, f"{name} — {score:g}", (x, y), 14, width=w)
             y += 18
     return y
 
@@ -825,11 +840,29 @@ def name_lines(p: Painter, name: str, width: int) -> list[str]:
     lines = wrap(p, name, LABEL_SIZE, width)
     if len(lines) <= 2 and all(font.size(line)[0] <= width for line in lines):
         return lines
-    # one long word (or three short ones): cut where the first line is full
-    cut = len(name)
-    while cut > 1 and font.size(name[:cut])[0] > width:
-        cut -= 1
-    return [name[:cut].rstrip(), name[cut:].lstrip()]
+    # one long word (or three short ones): cut where the first line is full, a hyphen
+    # where the cut falls inside a word ("Мухаммада" over "ли Рахимов" read as two names)
+    def head(k: int) -> str:
+        inside = name[k - 1:k].isalpha() and name[k:k + 1].isalpha()
+        return name[:k] + "-" if inside else name[:k].rstrip()
+    # (where the two rows are nearest in width: a narrower block finds room beside a seat)
+    cuts = [k for k in range(1, len(name)) if font.size(head(k))[0] <= width
+            and font.size(name[k:].lstrip())[0] <= width]
+    if cuts:
+        cut = min(cuts, key=lambda k: max(font.size(head(k))[0],
+                                          font.size(name[k:].lstrip())[0]))
+    else:                                 # (too long for two rows: the first one full)
+        cut = max([k for k in range(1, len(name)) if font.size(head(k))[0] <= width] or [1])
+    return [head(cut), name[cut:].lstrip()]
+
+
+def _cut(p: Painter, name: str) -> str:
+    """`name` cut with "..." to a small table's label's width (what of it one row holds)."""
+    font = p.font(LABEL_SIZE)
+    k = len(name)
+    while k > 1 and font.size(name[:k] + "\u2026")[0] > LABEL_W:
+        k -= 1
+    return name[:k] + "\u2026"
 
 
 def wrap(p: Painter, text: str, size: int, width: int, bold: bool = False) -> list[str]:

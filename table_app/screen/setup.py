@@ -150,6 +150,10 @@ class Setup:
             self.tap_key(cmd[1])
         elif name == "layout":
             self.keyboard = LANGS[(LANGS.index(self.keyboard or self.lang) + 1) % len(LANGS)]
+        elif name == "clear" and self.editing is not None:
+            # last week's name gone at one tap (it took a ⌫ a letter)
+            self.names[self.editing] = ""
+            self.too_long = False
         elif name == "start":
             self.done = True
         elif name == "check":
@@ -314,8 +318,9 @@ def draw_keyboard(p: Painter, surf: Any, s: Setup) -> list[Button]:
     y = top + 34 + 3 * 48
     for rect, cmd, label in (((8, y, 150, 44), ("layout",), t("lang_" + (s.keyboard or s.lang),
                                                               s.lang)),
-                             ((166, y, 360, 44), ("key", " "), "␣"),
-                             ((534, y, 120, 44), ("key", "\b"), "⌫"),
+                             ((166, y, 250, 44), ("key", " "), "␣"),
+                             ((424, y, 110, 44), ("clear",), t("clear_name", s.lang)),
+                             ((542, y, 112, 44), ("key", "\b"), "⌫"),
                              ((662, y, 130, 44), ("key", "\r"), "OK")):
         buttons.append(_button(p, surf, rect, cmd, label))
     return buttons

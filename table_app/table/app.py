@@ -139,8 +139,8 @@ class TableApp:
         if new and self.journal.entries:
             self._keep_before_new()
         entries = [] if new else self.journal.entries
-        if not entries:
-            return None
+        if not entries or entries[-1].get("k") == "left":
+            return None                    # (a game the host left: the setup screen)
         self.resumed = True
         self.entries = entries
         self.clock = ResumedClock(self.base_clock, float(entries[-1]["t"]))
@@ -352,6 +352,18 @@ class TableApp:
             watch(self.table)
         self.sync_buttons()         # presses not taken while full: the buttons as they are
         return True
+
+    def leave(self) -> None:
+        """The host leaves this game for the setup screen (he was asked twice): said in the
+        journal, so a table that stops before the next game begins opens on the setup
+        screen (the game he left came back after the app stopped there); that game is not
+        recorded. A disk too full to say it: the game comes back, as any unfinished one."""
+        if self.journal is not None and self.table is not None \
+                and self.table.stage != "over":
+            try:
+                self.journal.write({"t": self.clock.now(), "k": "left"})
+            except JournalFull:
+                pass
 
     def next_game(self, seed: int | None = None, fmt_id: str | None = None,
                   players: int | None = None, lang: str | None = None,

@@ -123,6 +123,8 @@ class HostCommands:
             self.ctx.tell("act_late", seat=str(seat))
             return
         self.table.confirmed(seat, None if args[1] == "-" else self.seat(args[1]))
+        # said, without whose or what (a host's act for a seat vanished with no sign)
+        self.ctx.tell("act_done")
 
     def _assign(self, args: tuple[str, ...]) -> None:
         self.deal.assign(self.seat(args[0]), args[1])
