@@ -127,10 +127,19 @@ class Host:
     def __init__(self, win: Window, lang: str, shots: Path, name: str) -> None:
         self.win, self.lang, self.shots, self.name = win, lang, shots, name
         self.step = 0
+        #: the window is open: once it closed, the hands post nothing more (a journey's
+        #: thread that outlived its window posted keys, then its QUIT, into the next
+        #: journey's window: every later journey closed at its third step)
+        self.live = True
+
+    def post(self, event: Any) -> None:
+        if not self.live:
+            raise AssertionError(f"{self.name}: the window closed at step {self.step}")
+        pygame.event.post(event)
 
     def wait(self, what: Callable[[list[str]], bool], why: str, timeout: float = 30.0) -> list[str]:
         end = time.monotonic() + timeout
-        while time.monotonic() < end:
+        while time.monotonic() < end and self.live:
             texts, frame = self.win.seen()
             if frame is not None and what(texts):
                 return texts
@@ -141,12 +150,12 @@ class Host:
         d = self.win.display
         at = (pos[0] + d.offset[0], pos[1] + d.offset[1])
         for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            pygame.event.post(pygame.event.Event(kind, button=1, pos=at))
+            self.post(pygame.event.Event(kind, button=1, pos=at))
         time.sleep(0.3)
 
     def key(self, key: int, char: str = "", up: bool = True, shift: bool = False) -> None:
         mod = pygame.KMOD_SHIFT if shift else 0
-        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=char, mod=mod,
+        self.post(pygame.event.Event(pygame.KEYDOWN, key=key, unicode=char, mod=mod,
                                              scancode=0))
         if up:
             time.sleep(0.05)
@@ -154,7 +163,7 @@ class Host:
         time.sleep(0.2)
 
     def release(self, key: int, shift: bool = False) -> None:
-        pygame.event.post(pygame.event.Event(pygame.KEYUP, key=key, unicode="",
+        self.post(pygame.event.Event(pygame.KEYUP, key=key, unicode="",
                                              mod=pygame.KMOD_SHIFT if shift else 0,
                                              scancode=0))
 
@@ -171,11 +180,11 @@ class Host:
         for key, char, shift in keys:
             mod = pygame.KMOD_SHIFT if shift else 0
             for kind in (pygame.KEYDOWN, pygame.KEYUP):
-                pygame.event.post(pygame.event.Event(kind, key=key, unicode=char, mod=mod,
+                self.post(pygame.event.Event(kind, key=key, unicode=char, mod=mod,
                                                      scancode=0))
 
     def type(self, text: str) -> None:
-        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
+        self.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
         time.sleep(0.2)
 
     def look(self, label: str, hidden: bool = True) -> list[str]:
@@ -239,23 +248,30 @@ def _drive_journey(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lang: str,
     name = f"{lang}-{desk[0]}x{desk[1]}"
     host = Host(win, lang, tmp_path, name)
     failed: list[BaseException] = []
+    done: list[int] = []
 
     def journey() -> None:
         try:
             steps(host, lang)
+            done.append(host.step)
         except BaseException as exc:          # said in the main thread, after the window
             failed.append(exc)
         finally:
-            pygame.event.post(pygame.event.Event(pygame.QUIT))
+            if host.live:
+                pygame.event.post(pygame.event.Event(pygame.QUIT))
 
     driver = threading.Thread(target=journey, daemon=True)
     driver.start()
     code = cli.main(["--pads", "sim", "--silent", "--new", "--no-record", "--lang", lang,
                      "--journal", str(tmp_path / "game.journal")])
-    driver.join(10)
+    host.live = False                         # (its hands post nothing more)
+    driver.join(60)
     pygame.quit()
-    if failed:
+    if failed and done == []:
         raise failed[0]
+    # the window closed only when the journey had gone its whole way
+    assert done, (f"{name}: the window closed at step {host.step}, the journey not done "
+                  f"(thread alive: {driver.is_alive()}); last: {host.win.seen()[0]}")
     assert code == 0
     return host
 

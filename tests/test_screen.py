@@ -274,6 +274,37 @@ def test_an_introduction_window_says_nobody_chooses(tmp_path: Path) -> None:
     assert not seen[(2, "mafia")] and not seen[(2, "detective")]
 
 
+def test_the_vote_totals_show_the_most_votes_first(tmp_path: Path) -> None:
+    # the seventh host's trial: at 20 seats the host's screen showed nine totals in seat
+    # order, each one vote, and left out seat 18, who left on 3 votes
+    from table_app.screen.render import Painter, draw_host, draw_public
+    hv, _ = _phases(tmp_path)["over"]
+    totals = tuple((s, 1) for s in range(1, 12)) + ((18, 3),)
+    pub = dataclasses.replace(hv.public, totals=totals)
+    for draw, view in ((draw_host, dataclasses.replace(hv, public=pub)), (draw_public, pub)):
+        painter = Painter(keep=True)
+        draw(painter, _surface(), view)  # type: ignore[operator]
+        drawn = painter.drawn or []
+        first = next(i for i, d in enumerate(drawn) if "№" in d and "—" in d)
+        assert "№18 — 3" in drawn[first], drawn[first:first + 3]
+    painter = Painter(keep=True)
+    draw_host(painter, _surface(), dataclasses.replace(hv, public=pub))
+    assert any(d.endswith("+3") for d in painter.drawn or []), painter.drawn  # 12 totals
+
+
+def test_a_name_of_two_words_is_never_cut_inside_one() -> None:
+    # the seventh host's trial: "Шахзода Т-" over "ошпулатова" beside a side seat at 20
+    from table_app.screen.render import BIG_SIDE_W, LABEL_W, Painter, big_name
+    p = Painter()
+    for name, width in (("Шахзода Тошпулатова", BIG_SIDE_W), ("Нодира Абдурахманова", BIG_SIDE_W),
+                        ("Шахзода Тошпулатова", LABEL_W - 20)):
+        rows = big_name(p, name, 2, width)
+        assert all(row in name.split() or row.endswith(".") for row in " ".join(rows).split()
+                   ), rows
+    one = big_name(p, "Абвгдежзийклмнопрсту", 2, LABEL_W)      # one word: over two rows
+    assert len(one) == 2 and one[0].endswith("-"), one
+
+
 def _press(screen: Screen, app, cmd: tuple[str, ...]):  # type: ignore[no-untyped-def]
     """Redraw the host's screen, then touch the button that carries `cmd`."""
     screen.update(host_view(app.table))

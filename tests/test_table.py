@@ -214,6 +214,10 @@ def test_host_foul_disqualify_undo_and_act_for_a_seat(tmp_path: Path) -> None:
     notes = host_view(app.table).notes
     assert note_text("act_done", (), "en") == "act for: done" and "act for: done" in notes
     assert note_text("act_done", (), "ka") != "act for: done"
+    # a seat the table does not have is said so (Shift+F4 is seat 28; at 12 seats, 13 up)
+    app.feed(Host(("foul", "28")))
+    assert host_view(app.table).notes[-1] == "there is no seat 28: the table has 12"
+    assert sum(app.table.game.fouls[1:]) == 0
 
 
 def test_deal_viewing_shows_a_role_only_while_held(tmp_path: Path) -> None:
@@ -501,3 +505,19 @@ def test_a_skip_is_undone_while_nothing_came_after_it(tmp_path: Path) -> None:
         assert again.table is not None and again.table.game_script() == script
     finally:
         again.close()
+
+
+def test_one_seat_that_never_looked_is_said_as_one(tmp_path: Path) -> None:
+    # the seventh host's trial: "Места 1 так и не посмотрели свою роль" (a plural verb for
+    # one seat): a seat alone has a sentence of its own, in every language
+    from table_app.screen import host_view
+    from table_app.words import note_text
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=9, lang="ru")
+    table = app.table
+    run_virtual(app, bots, clock, until=lambda t: t.dealing.viewer == 12)
+    table.dealing.looked.discard(12)          # seat 12 lets his turn run out
+    table.dealing.view_over()
+    assert table.stage == "ready" and table.dealing.unseen() == [12]
+    assert host_view(table).notes[-1] == "Место 12 так и не посмотрело свою роль"
+    assert note_text("seen_not_one", (("seats", "3"),), "en") == \
+        "seat 3 never held his button to see his role"

@@ -111,7 +111,8 @@ def seconds_shown(left: float) -> int:
 
 #: the notes the host must not miss (movement at night, a pad, the disk; and any note the
 #: table could not put in words of its own: a refusal, a driver's message)
-ALERTS = ("movement", "pad_", "disk_", "act_late", "undo_skip_late", "refused", "undo_nothing")
+ALERTS = ("movement", "pad_", "disk_", "act_late", "undo_skip_late", "refused", "undo_nothing",
+          "no_seat")
 #: the notes that say who holds what, or whom a role chose (a check, the Hobo's witness);
 #: and a seat's movement at night (a role that pressed just after his window closed)
 SECRETS = ("decided", "checked", "witnessed", "role_changed", "movement")
@@ -120,8 +121,8 @@ SECRETS = ("decided", "checked", "witnessed", "role_changed", "movement")
 #: notes that stand for where the table is, by their kind: only the latest of a kind is
 #: shown ("7-12 never looked" stood above "every player has seen his role"; a late act's
 #: note stood through six speeches)
-ONCE = {"seen_all": "deal", "seen_not_all": "deal", "refused": "refused",
-        "undo_nothing": "refused", "act_late": "late", "act_done": "late"}
+ONCE = {"seen_all": "deal", "seen_not_all": "deal", "seen_not_one": "deal", "refused": "refused",
+        "undo_nothing": "refused", "no_seat": "refused", "act_late": "late", "act_done": "late"}
 
 def public_state(table: Table, names: Names | None = None, totals: tuple[
         tuple[int, int], ...] | None = None, now: float | None = None) -> PublicState:

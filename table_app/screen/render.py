@@ -180,7 +180,10 @@ def big_name(p: Painter, name: str, rows: int, width: int = BIG_LABEL_W) -> list
     font = p.font(LABEL_SIZE)
     if rows >= 2:
         lines = name_lines(p, name, width)
-        if len(lines) <= 2 and all(font.size(line)[0] <= width for line in lines):
+        # (a name of two words cut inside one, "Шахзода Т-" over "ошпулатова", reads as
+        # three: its initials are better; only a one-word name is cut over two rows)
+        whole = " ".join(lines) == " ".join(name.split()) or len(name.split()) == 1
+        if whole and len(lines) <= 2 and all(font.size(line)[0] <= width for line in lines):
             return lines
     if font.size(name)[0] <= width:
         return [name]
@@ -574,7 +577,7 @@ def draw_public(p: Painter, surf: Any, pub: PublicState) -> None:
         y += 10
     if pub.totals:
         p.text(surf, t("votes", lang), (x, y), 18, AMBER, True, width=w)
-        for i, (seat, n) in enumerate(pub.totals[:14]):
+        for i, (seat, n) in enumerate(by_votes(pub.totals)[:14]):
             p.text(surf, total_text(seat, n, lang), (x + 150 * (i // 7), y + 26 + 24 * (i % 7)), 20)
     speaking = [s.seat for s in pub.seats if s.speaking]
     if speaking:
@@ -662,9 +665,13 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         # "№2 — 11", three a line: never "2:11" beside the clock
         p.text(surf, t("votes", lang), (x, y), 16, AMBER, True, width=w)
         y += 22
-        for i in range(0, min(len(pub.totals), 9), 3):
-            p.text(surf, "   ".join(total_text(s, n, lang) for s, n in pub.totals[i:i + 3]),
-                   (x, y), 16, AMBER, width=w)
+        # most votes first (in seat order, nine of them left out the seat that left on 3
+        # votes at 20 seats); past nine, "+N more"
+        ranked = by_votes(pub.totals)
+        for i in range(0, min(len(ranked), 9), 3):
+            row = "   ".join(total_text(s, n, lang) for s, n in ranked[i:i + 3])
+            more = f"   +{len(ranked) - 9}" if i == 6 and len(ranked) > 9 else ""
+            p.text(surf, row + more, (x, y), 16, AMBER, width=w)
             y += 20
         y += 4
     speaker = next((sv.seat for sv in seats if sv.speaking), None)
@@ -876,6 +883,12 @@ def wrap(p: Painter, text: str, size: int, width: int, bold: bool = False) -> li
             line = f"{line} {words.pop(0)}"
         lines.append(line)
     return lines
+
+
+def by_votes(totals: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
+    """A ballot's totals, most votes first (then by seat): the ones that decide are read
+    first, and stay on a screen that has room for some."""
+    return sorted(totals, key=lambda sn: (-sn[1], sn[0]))
 
 
 def total_text(seat: int, votes: int, lang: str) -> str:

@@ -59,6 +59,11 @@ class HostCommands:
         if run is None or (name == "assign" and self.ctx.stage is not TableStage.REGISTER):
             self.ctx.note(f"unknown host command: {' '.join(cmd)}")
             return
+        missing = [a for a in args if a.isdigit() and not 1 <= int(a) <= self.ctx.cfg.players]
+        if missing and name in ("foul", "disqualify", "act", "assign"):
+            # (seat 28 at a table of 20 was "not possible now", as if its time would come)
+            self.ctx.tell("no_seat", seat=missing[0], players=str(self.ctx.cfg.players))
+            return
         try:
             run(args)
         except (RulesError, ValueError, IndexError):

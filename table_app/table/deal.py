@@ -106,7 +106,9 @@ class DealFlow:
             # "every player has seen his role" only when each held his button in his turn
             unseen = self.unseen()
             if unseen:
-                self.ready("seen_not_all", seats=spans(unseen))
+                # (one seat: its own sentence, "Места 1 так и не посмотрели" read wrong)
+                self.ready("seen_not_one" if len(unseen) == 1 else "seen_not_all",
+                           seats=spans(unseen))
             else:
                 self.ready("seen_all")
             return
