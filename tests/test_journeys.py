@@ -403,9 +403,16 @@ def _day_journey(host: Host, lang: str) -> None:
     half = len(living) // 2
 
     def ballot(choice: Callable[[int], int]) -> None:
-        # each seat's ballot at once (a blind vote's rings stay dark till a seat presses)
+        # each seat's ballot at once (a blind vote's rings stay dark till a seat presses),
+        # the game paused meanwhile (Space), as a host does who acts for many pads: the
+        # window's 10 s run on the wall clock, and on a loaded machine the last acts came
+        # after it closed
+        host.key(pygame.K_SPACE, " ")
+        host.wait(lambda s: w("paused") in s, "the game paused")
         for voter in living:
             host.command("a", voter, choice(voter))
+        time.sleep(0.5)
+        host.key(pygame.K_SPACE, " ")
 
     def heard(key: str) -> Callable[[list[str]], bool]:
         words = " ".join(said(key).split()[:3])
