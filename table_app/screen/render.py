@@ -310,9 +310,8 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             # drawn, once every seat is: a name over two rows, and its role, reached down to
             # the next seat, and its circle hid them
             later[sv.seat] = [labels]
-            # where the room is short, on one row: the name's first word and initials, then
-            # (while the host sees them) the role alone
-            # (a one-word name too long for a row has none: cut, it named nobody)
+            # where the room is short, on one row: the name's first word and initials, or
+            # its first word; then (while the host sees them) the role alone
             one = [(row, colour) for row in big_name(p, sv.name, 1, LABEL_W)
                    if p.font(LABEL_SIZE).size(row)[0] <= LABEL_W] if sv.name else []
             first = [(row, colour) for row in sv.name.split()[:1]
@@ -390,6 +389,7 @@ def small_labels(p: Painter, centres: dict[int, tuple[int, int]],
     that has room: its whole name and role, or fewer rows): seat -> its block's top left and
     its rows. Each under its seat, at 12 seats 20-letter names (two rows, or one and the
     role) ran into the next seat and its label: `arrange` finds each a place."""
+    # (the blocks' widths are their widest rows', so a short name takes little room)
     font = p.font(LABEL_SIZE)
     blocks = tuple((seat, tuple((min(LABEL_W, max(font.size(row)[0] for row, _ in rows)),
                                  LINE * len(rows)) for rows in each))
@@ -408,12 +408,14 @@ def arrange(centres: tuple[tuple[int, tuple[int, int]], ...],
             area: tuple[int, int, int, int]) -> tuple[tuple[int, Box], ...]:
     """For each seat's blocks (its labels' widths and heights, the one it would rather
     have first), which one and where, on the table's part of the panel: from its places in
-    the order a reader looks for it (under its seat, over it, beside it towards the middle,
-    under or over it moved towards the middle, beside it outwards), clear of every seat
-    (with its awake mark) and of the middle, nearer its seat than any other; and, looked
-    for seat by seat, going back when one has no place left, clear of each other. A seat
-    with no place at all keeps its first block by it (a one-word name too long for any).
-    Where nothing fits together (tried a few thousand ways), each takes its last."""
+    the order a reader looks for it (on its inner side, straight: under a top seat, over a
+    bottom one, beside a side one; then the other of those, moved towards the middle, or
+    beside it outwards), clear of every seat (with its awake mark) and of the middle's
+    texts, read as its own (`_owned`); and, looked for seat by seat, going back when one has
+    none left, APART from each other: every seat's whole label first, fewer rows only
+    where they cannot all fit. A seat with no such place takes the first clear of the rest
+    (or, with none, its first block by it); where nothing fits together (tried a few
+    thousand ways), each the first place clear of those before it."""
     x, y, w, h = area
     cx0, cy0 = x + w // 2, y + h // 2
     # the middle's title (two rows up to its centre, 40 px over the table's), its timer
@@ -473,8 +475,9 @@ def arrange(centres: tuple[tuple[int, tuple[int, int]], ...],
     return tuple(chosen)
 
 
-#: how much nearer its own seat a label stands than any other (box to seat centre): at
-#: about the same distance from two, a name over a side seat was read as the next seat's
+#: how much nearer its own seat a label stands than any other (from the seat's centre to
+#: the label's nearest point): at about the same distance from two, a name over a side
+#: seat was read as the next seat's
 OWN = 1.25
 
 
