@@ -483,11 +483,8 @@ OWN = 1.25
 
 def _owned(b: Box, own: tuple[int, int], seats: list[tuple[int, int]]) -> bool:
     """Whether `b` is read as `own`'s: every other seat OWN times as far from it."""
-    def gap(at: tuple[int, int]) -> float:
-        nx, ny = min(max(at[0], b[0]), b[0] + b[2]), min(max(at[1], b[1]), b[1] + b[3])
-        return math.hypot(nx - at[0], ny - at[1])
-    mine = gap(own)
-    return all(gap(at) >= OWN * mine for at in seats if at != own)
+    mine = _gap(b, own)
+    return all(_gap(b, at) >= OWN * mine for at in seats if at != own)
 
 
 def _fit(options: list[list[tuple[int, Box]]]) -> tuple[tuple[int, Box], ...] | None:
@@ -526,11 +523,16 @@ def _less(b: Box) -> Box:
     return (b[0] + 1, b[1] + 1, b[2] - 2, b[3] - 2)
 
 
-def _apart(box: tuple[int, int, int, int], at: tuple[int, int], reach: float) -> bool:
-    """Whether `box` stays farther than `reach` from the point `at` (a seat's centre)."""
+def _gap(box: Box, at: tuple[int, int]) -> float:
+    """How far the point `at` (a seat's centre) is from `box`'s nearest point."""
     nx = min(max(at[0], box[0]), box[0] + box[2])
     ny = min(max(at[1], box[1]), box[1] + box[3])
-    return (nx - at[0]) ** 2 + (ny - at[1]) ** 2 > reach ** 2
+    return math.hypot(nx - at[0], ny - at[1])
+
+
+def _apart(box: Box, at: tuple[int, int], reach: float) -> bool:
+    """Whether `box` stays farther than `reach` from the point `at` (a seat's centre)."""
+    return _gap(box, at) > reach
 
 
 def _meet(a: tuple[int, int, int, int], b: tuple[int, int, int, int]) -> bool:
