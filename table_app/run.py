@@ -707,8 +707,9 @@ class TableWindow:
         table = app.table
         assert table is not None    # the loop runs once a game is open
         table.on_effects = self.totals
-        view = host_view(table, Names(self.names), self.totals.shown(table),
-                         now=app.clock.now())
+        shown = self.totals.shown(table)      # first: a new day clears what it kept
+        view = host_view(table, Names(self.names), shown, now=app.clock.now(),
+                         no_votes=self.totals.none_cast)
         if self.recorder is not None and table.stage == "over":
             view = replace(view, rating=self.recorder.top)
         self.screen.keys = tuple(self.keys.mode)      # a half-typed command, shown

@@ -891,3 +891,81 @@ def test_a_note_of_where_the_table_is_gives_way_to_the_next_of_its_kind(tmp_path
     added = [n.text for n in table.log[start:]]
     assert added[0] not in notes and added[2] not in notes          # given way
     assert added[1] in notes and added[3] in notes and added[4] in notes
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_ballot_nobody_voted_in_says_and_shows_that_nobody_leaves(tmp_path: Path,
+                                                                    lang: str) -> None:
+    # a new host's city vote in which nobody pressed: nothing was said and nothing shown,
+    # the screens went from the ballot to the night as if it had not happened
+    from table_app.screen import Totals
+    from table_app.table.virtual import Recorder
+    from table_app.words import t
+    voice = Recorder()
+    app, bots, clock, _ = virtual_table(tmp_path / "j", voice, seed=3, fmt_id="city",
+                                        players=9, lang=lang)
+    totals = Totals()
+    app.table.on_effects = totals
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                        and t.game.phase == "day" and t.game.step == "vote")
+    living = list(table.game.live)
+    table = run_virtual(app, _Idle(), clock,  # type: ignore[arg-type]
+                        until=lambda t: t.game.step != "vote")
+    assert list(table.game.live) == living      # nobody left
+    shown = totals.shown(table)
+    assert shown == () and totals.none_cast
+    said = t("no_votes", lang)
+    assert said != "no_votes"
+    pub = public_state(table, totals=shown, now=clock.now(), no_votes=totals.none_cast)
+    for draw in ("public", "host"):
+        p = Painter(keep=True)
+        if draw == "public":
+            draw_public(p, _surface(), pub)
+        else:
+            draw_host(p, _surface(), host_view(table, totals=shown, now=clock.now(),
+                                               no_votes=totals.none_cast))
+        assert said in " ".join(p.drawn or []), (draw, p.drawn)
+        assert p.overflows == [] and p.shrunk == []
+    lines = [line for _, line in voice.said]
+    assert "no_votes nobody_leaves" in lines, lines[-5:]
+
+
+def test_the_host_sees_how_many_have_voted_in_a_city_ballot_and_no_more(tmp_path: Path) -> None:
+    # at 20 seats a vote is two holds; a host saw no sign that the votes went in and thought
+    # them lost: while a city ballot is open his screen counts them (no seat, no target)
+    from table_app.words import t
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, fmt_id="city", players=20,
+                                        seats=20)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                        and t.game.step == "vote" and len(t.day.ballots) >= 2)
+    n, living = len(table.day.ballots), len(list(table.game.live))
+    p = Painter(keep=True)
+    draw_host(p, _surface(), host_view(table, now=clock.now()), hide_roles=True)
+    drawn = " ".join(p.drawn or [])
+    assert t("votes_in", "en").format(n=n, of=living) in drawn, drawn
+    assert p.overflows == [] and p.shrunk == []
+    # a yakuza ballot counts a vote not cast for the last nominee: there the count would
+    # tell how many of his votes nobody cast, so it is not shown
+    app, bots, clock, _ = virtual_table(tmp_path / "y", seed=14, fmt_id="yakuza", players=12)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                        and t.game.step == "vote" and len(t.day.ballots) >= 1)
+    assert host_view(table, now=clock.now()).cast is None
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_public_window_says_whose_turn_it_is_to_see_his_role_not_who_speaks(
+        tmp_path: Path, lang: str) -> None:
+    # the app deal's turn was lit as a speaker's, and the public window said "Speaking: 1"
+    # over the deal
+    from table_app.words import t
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="city", players=9,
+                                        lang=lang, deal="app")
+    table = app.table
+    assert table.stage == "deal" and table.dealing.viewer
+    pub = public_state(table, now=clock.now())
+    p = Painter(keep=True)
+    draw_public(p, _surface(), pub)
+    drawn = " ".join(p.drawn or [])
+    assert t("speaking", lang) not in drawn, drawn
+    assert t("hold_to_see", lang).split()[0] in drawn and f"№{table.dealing.viewer}" in drawn
+    assert p.overflows == [] and p.shrunk == []

@@ -54,6 +54,9 @@ class PublicState:
     #: while a ballot that loses a vote not cast is open (the city's: any living seat, a
     #: tie removes nobody)
     vote_lost: bool = False
+    #: the last ballot closed with no vote cast (a city vote nobody pressed in said and
+    #: showed nothing: the room did not know that nobody leaves)
+    no_votes: bool = False
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,10 @@ class HostView:
     #: night: "awake: Detective" with his ring dark read as a broken pad); the format's and
     #: the night's number say so, nothing secret
     meet_only: bool = False
+    #: while a ballot that loses a vote not cast is open: how many have voted so far, no
+    #: seat and no target (the sum of its totals says as much when it closes; at 20 seats
+    #: a host saw no sign that two-step votes went in and thought them lost)
+    cast: int | None = None
 
 
 @dataclass
@@ -125,7 +132,8 @@ ONCE = {"seen_all": "deal", "seen_not_all": "deal", "seen_not_one": "deal", "ref
         "undo_nothing": "refused", "no_seat": "refused", "act_late": "late", "act_done": "late"}
 
 def public_state(table: Table, names: Names | None = None, totals: tuple[
-        tuple[int, int], ...] | None = None, now: float | None = None) -> PublicState:
+        tuple[int, int], ...] | None = None, now: float | None = None,
+                 no_votes: bool = False) -> PublicState:
     """What the room may know, from the rules' public observation and the table's public
     facts (the timer, a pause, a faulty pad): nothing secret goes in, so none comes out."""
     g = table.game
@@ -160,14 +168,14 @@ def public_state(table: Table, names: Names | None = None, totals: tuple[
                        obs.nominees if nominating else (),
                        obs.totals if totals is None else totals, obs.winner, unused_to,
                        living // 2 + 1 if ballot == "removeall" else 0,
-                       ballot in ("vote", "revote") and g.rules.plurality)
+                       ballot in ("vote", "revote") and g.rules.plurality, no_votes)
 
 
 def host_view(table: Table, names: Names | None = None,
               totals: tuple[tuple[int, int], ...] | None = None,
-              now: float | None = None) -> HostView:
+              now: float | None = None, no_votes: bool = False) -> HostView:
     g = table.game
-    pub = public_state(table, names, totals, now)
+    pub = public_state(table, names, totals, now, no_votes)
     window = ""
     awake: set[int] = set()
     meet_only = False
@@ -219,9 +227,10 @@ def host_view(table: Table, names: Names | None = None,
     if table.stage == "register":
         seats = tuple(replace(sv, role=table.registered.get(sv.seat, "")) for sv in seats)
     unseen = tuple(table.dealing.unseen()) if table.stage in ("deal", "ready") else ()
+    cast = len(table.day.ballots) if pub.vote_lost else None
     return HostView(pub, seats, window, choices, notes, alerts, secrets, captions=captions,
                     unseen=unseen, nominating=g.opt["vote"] != "plurality",
-                    meet_only=meet_only,
+                    meet_only=meet_only, cast=cast,
                     pending=pending,
                     calling=calling, missing=missing, deal_roles=deal_roles)
 
@@ -234,11 +243,14 @@ class Totals:
     def __init__(self) -> None:
         self.last: tuple[tuple[int, int], ...] = ()
         self.day: int | None = None      # the day of the vote they are from
+        #: the last ballot closed with no vote cast: shown as such, not as no ballot at all
+        self.none_cast = False
 
     def __call__(self, fx: list[E.Effect]) -> None:
         for f in fx:
             if isinstance(f, E.VoteTotals):
                 self.last = f.totals
+                self.none_cast = not f.totals
                 self.day = None
 
     def shown(self, table: Table) -> tuple[tuple[int, int], ...]:
@@ -246,7 +258,7 @@ class Totals:
         when the next day begins (a day-2 vote's stayed up through nights 3-7 onto the end
         screen when no later vote replaced it)."""
         day = table.game.day_no
-        if self.last and self.day is None:
+        if (self.last or self.none_cast) and self.day is None:
             self.day = day
         if self.day is not None and day != self.day:
             self.dismiss()
@@ -255,4 +267,5 @@ class Totals:
     def dismiss(self) -> None:
         """The host tapped on: the totals are read."""
         self.last = ()
+        self.none_cast = False
         self.day = None

@@ -580,12 +580,22 @@ def draw_public(p: Painter, surf: Any, pub: PublicState) -> None:
             p.text(surf, row, (x, y), 18, AMBER, True, width=w)
             y += 24
         y += 10
-    if pub.totals:
+    if pub.totals or pub.no_votes:
         p.text(surf, t("votes", lang), (x, y), 18, AMBER, True, width=w)
         for i, (seat, n) in enumerate(by_votes(pub.totals)[:14]):
             p.text(surf, total_text(seat, n, lang), (x + 150 * (i // 7), y + 26 + 24 * (i % 7)), 20)
+        if pub.no_votes:
+            # a ballot nobody voted in: the room is told that nobody leaves, not left to guess
+            for i, row in enumerate(wrap(p, t("no_votes", lang), 20, w)[:3]):
+                p.text(surf, row, (x, y + 26 + 24 * i), 20, width=w)
     speaking = [s.seat for s in pub.seats if s.speaking]
-    if speaking:
+    if speaking and pub.phase == "deal":
+        # the deal's turn is lit as a speaker is, but nobody speaks ("Speaking: 1" stood
+        # over the deal): whose turn it is to look at his role
+        rows = wrap(p, f"{t('hold_to_see', lang)}: №{speaking[0]}", 22, w, True)[:2]
+        for i, row in enumerate(rows):
+            p.text(surf, row, (x, 446 - 28 * (len(rows) - i)), 22, GREEN, True, width=w)
+    elif speaking:
         p.text(surf, f"{t('speaking', lang)}: {speaking[0]}", (x, 420), 22, GREEN, True, width=w)
 
 
@@ -665,11 +675,20 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
     for row in wrap(p, rule, 14, w)[:2]:                 # what the host tells the table
         p.text(surf, row, (x, y), 14, AMBER, width=w)
         y += 18
+    if view.cast is not None:
+        living = sum(1 for s in view.seats if s.alive)
+        p.text(surf, t("votes_in", lang).format(n=view.cast, of=living), (x, y), 14, TEXT,
+               width=w)
+        y += 18
     y += 4 if rule else 0
-    if pub.totals:
+    if pub.totals or pub.no_votes:
         # "№2 — 11", three a line: never "2:11" beside the clock
         p.text(surf, t("votes", lang), (x, y), 16, AMBER, True, width=w)
         y += 22
+        if pub.no_votes:
+            for row in wrap(p, t("no_votes", lang), 16, w)[:2]:
+                p.text(surf, row, (x, y), 16, AMBER, width=w)
+                y += 20
         # most votes first (in seat order, nine of them left out the seat that left on 3
         # votes at 20 seats); past nine, "+N more"
         ranked = by_votes(pub.totals)

@@ -72,6 +72,9 @@ class Narrator:
         if isinstance(fx, E.VoteTotals):
             if fx.kind == "removeall":
                 return [["yes_votes", num(fx.totals[0][1])]]
+            if not fx.totals:
+                # a ballot nobody voted in said nothing: the room did not know its outcome
+                return [["no_votes", "nobody_leaves"]]
             out = [["player", num(s), "got", num(n), plural("votes", n, self.lang)]
                    for s, n in fx.totals]
             counts = sorted((n for _, n in fx.totals), reverse=True)
