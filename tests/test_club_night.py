@@ -969,3 +969,14 @@ def test_the_public_window_says_whose_turn_it_is_to_see_his_role_not_who_speaks(
     assert t("speaking", lang) not in drawn, drawn
     assert t("hold_to_see", lang).split()[0] in drawn and f"№{table.dealing.viewer}" in drawn
     assert p.overflows == [] and p.shrunk == []
+
+
+def test_a_double_name_breaks_at_its_own_hyphen() -> None:
+    # a ninth trial host's 'ალექსანდრე-კონსტანტი' stood as "ალექსანდრ-" over
+    # "ე-კონსტანტი": broken beside its hyphen, read as two other names
+    from table_app.screen.render import LABEL_W, name_lines
+    p = Painter()
+    for name in ("ალექსანდრე-კონსტანტი", "Салтанат-Шахризода"):
+        rows = name_lines(p, name, LABEL_W)
+        assert len(rows) == 2 and rows[0].endswith("-") and rows[0] + rows[1] == name, rows
+        assert rows[0].count("-") + rows[1].count("-") == name.count("-"), rows

@@ -879,6 +879,9 @@ def name_lines(p: Painter, name: str, width: int) -> list[str]:
     # (where the two rows are nearest in width: a narrower block finds room beside a seat)
     cuts = [k for k in range(1, len(name)) if font.size(head(k))[0] <= width
             and font.size(name[k:].lstrip())[0] <= width]
+    # a name's own hyphen first ("ალექსანდრ-" over "ე-კონსტანტი" broke a double name
+    # beside its hyphen)
+    cuts = [k for k in cuts if name[k - 1] == "-"] or cuts
     if cuts:
         cut = min(cuts, key=lambda k: max(font.size(head(k))[0],
                                           font.size(name[k:].lstrip())[0]))
