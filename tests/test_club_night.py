@@ -980,3 +980,45 @@ def test_a_double_name_breaks_at_its_own_hyphen() -> None:
         rows = name_lines(p, name, LABEL_W)
         assert len(rows) == 2 and rows[0].endswith("-") and rows[0] + rows[1] == name, rows
         assert rows[0].count("-") + rows[1].count("-") == name.count("-"), rows
+
+
+def test_votes_held_while_the_game_is_paused_count_when_it_goes_on(tmp_path: Path) -> None:
+    # a ninth trial host paused in a vote to explain it; eight players held their votes,
+    # their rings went green, and after Resume every vote was gone (all went to the last
+    # nominee): a pick confirmed in a pause was dropped
+    from table_app.table.config import Host
+
+    def held(pause: bool) -> dict[int, int]:
+        """Six players hold their buttons in the vote, with the game paused or not."""
+        app, bots, clock, pads = virtual_table(tmp_path / f"j{pause}", seed=14,
+                                               fmt_id="yakuza", players=12)
+        table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                            and t.game.step == "vote" and len(t.game.candidates) >= 2)
+        if pause:
+            app.feed(Host(("pause",)))
+
+        def drain() -> None:
+            while not app.inbox.empty():
+                app.feed(app.inbox.get_nowait())
+
+        for seat in list(table.game.live)[:6]:     # each holds 1 s: his pick is taken
+            clock.set(clock.now() + 0.2)
+            pads.press(seat, at=clock.now())
+            drain()
+            clock.set(clock.now() + 1.0)
+            pads.release(seat, at=clock.now())
+            drain()
+        if pause:
+            assert app.table.paused and app.table.day.ballots == {}
+            app.feed(Host(("resume",)))
+        ballots = dict(app.table.day.ballots)
+        app.close()
+        # the journal is the truth: a restart replays them to the same ballots
+        again, *_ = virtual_table(tmp_path / f"j{pause}", seed=14)
+        assert again.resumed and dict(again.table.day.ballots) == ballots
+        again.close()
+        return ballots
+
+    cast = held(pause=False)
+    assert cast                                    # (the same presses, not paused)
+    assert held(pause=True) == cast

@@ -31,7 +31,7 @@ from .day import DayFlow
 from .deal import DealFlow
 from .kinds import Ask, TableStage, Timed
 from .night import NightFlow
-from .questions import Questions
+from .questions import Question, Questions
 from .timers import Timer
 
 #: the pad reasons the host reads in his language: (the word's key, how the reason begins)
@@ -59,6 +59,8 @@ class Table:
         self.day = DayFlow(ctx)
         self.commands = HostCommands(ctx, self.dealing, self)
         self.pause_reasons: set[str] = set()
+        #: picks confirmed on the pads while paused, with the question each answered
+        self._held: list[tuple[int, int | None, Question]] = []
         ctx.on_effect = self._effect
         ctx.after = self._after
 
@@ -257,6 +259,14 @@ class Table:
                     self._pad_fault(ev)
                 case PadRecovered():
                     self._pad_recovered(ev)
+                case Confirmed() if self.paused:
+                    # a pick confirmed in a pause counts when the game goes on, if its
+                    # question is still open (eight votes held in a pause were dropped
+                    # while their rings showed them taken: every one went to the last
+                    # nominee)
+                    q = self.ctx.questions.now.get(ev.seat)
+                    if q is not None:
+                        self._held.append((ev.seat, ev.choice, q))
                 case _ if self.paused:
                     pass
                 case OutOfTurn():
@@ -323,15 +333,22 @@ class Table:
         """Those reasons gone; the game goes on (saying `clip`) when they were the last."""
         self.pause_reasons -= reasons
         if self.paused and not self.pause_reasons:
-            self.ctx.say([clip])
-            self.ctx.timers.resume(self.ctx.now)
+            self._go_on(clip)
 
     def resume_host(self) -> None:
         """The host's resume: the game goes on unless something else holds it."""
         self.pause_reasons.discard("host")
         if not self.pause_reasons:
-            self.ctx.say(["resume"])
-            self.ctx.timers.resume(self.ctx.now)
+            self._go_on("resume")
+
+    def _go_on(self, clip: str) -> None:
+        """The pause is over: the timers run again, then the picks confirmed in it count."""
+        self.ctx.say([clip])
+        self.ctx.timers.resume(self.ctx.now)
+        held, self._held = self._held, []
+        for seat, choice, q in held:
+            if self.ctx.questions.now.get(seat) is q:
+                self.confirmed(seat, choice)
 
     # -- timers --------------------------------------------------------------------------
     def run_timer(self) -> None:
