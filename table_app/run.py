@@ -214,7 +214,8 @@ def _setup_screen(pygame: Any, display: Any, area: Any, setup: Any,
         if ev.type == pygame.QUIT:
             return None
         ev = display.event(ev)
-        if ev is None or display.key(ev):
+        # (Tab while a seat's name is typed goes on to the next seat's, not the other pane)
+        if ev is None or not setup.editing and display.key(ev):
             continue
         handle(setup, ev, pygame, buttons)
     return setup

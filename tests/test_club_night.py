@@ -1022,3 +1022,44 @@ def test_votes_held_while_the_game_is_paused_count_when_it_goes_on(tmp_path: Pat
     cast = held(pause=False)
     assert cast                                    # (the same presses, not paused)
     assert held(pause=True) == cast
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_names_go_in_seat_after_seat_with_a_hyphen_from_the_touch_keyboard(lang: str) -> None:
+    # a ninth trial host: twenty names were twenty taps on their seats between the
+    # keyboard's OKs, the Georgian and Russian keyboards had no hyphen for a double name,
+    # and a long one on its seat's button stood as "ალექსანდრე-კონსტ ანტი"
+    from table_app.screen.setup import Setup, draw_setup, handle
+    from table_app.words import language
+    setup = Setup(lang=lang, players=20)
+    p = Painter(keep=True)
+
+    def tap(cmd: tuple[str, ...]) -> None:
+        buttons = draw_setup(p, _surface(), setup)
+        b = next(b for b in buttons if b.cmd == cmd)
+        x, y, w, h = b.rect
+        handle(setup, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
+                                         pos=(x + w // 2, y + h // 2)), pygame, buttons)
+
+    keys = [k for row in language(lang).keyboard for k in row]
+    assert "-" in keys, lang
+    letters = [k for k in keys if k.isalpha()]
+    tap(("name", "11"))
+    for seat in range(11, 15):
+        for key in letters[:3] + ["-"] + letters[3:6]:
+            tap(("key", key))
+        assert setup.editing == seat
+        tap(("next",))                              # "12 →": the next seat's name
+    assert setup.editing == 15 and setup.page == 1        # (seats 13-20 on their page)
+    assert sorted(setup.names) == [11, 12, 13, 14]
+    assert all("-" in n for n in setup.names.values()), setup.names
+    # Tab on a keyboard does the same
+    handle(setup, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_TAB), pygame, [])
+    assert setup.editing == 16
+    # a double name on its seat's button: broken at its own hyphen, no letters set apart
+    setup.names[2] = "ალექსანდრე-კონსტანტი"
+    setup.editing, setup.page = None, 0
+    p.drawn = []
+    draw_setup(p, _surface(), setup)
+    assert "2. ალექსანდრე-" in p.drawn and "კონსტანტი" in p.drawn, p.drawn
+    assert p.overflows == [] and p.shrunk == []

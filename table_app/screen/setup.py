@@ -14,7 +14,7 @@ from ..rules import BUILTIN_FORMATS, Format, find_format
 from ..words import LANGS, language
 from .model import t, texts
 from .names import capitals, clean_name
-from .render import AMBER, BG, BUTTON, DIM, SIZE, TEXT, Button, Painter, _button
+from .render import AMBER, BG, BUTTON, DIM, SIZE, TEXT, Button, Painter, _button, name_lines
 
 #: the longest name a seat takes ("Константин Константинопольский" is cut, and the setup
 #: screen says so as he types: "КонстантинКонс" went onto a protocol sheet unannounced);
@@ -150,6 +150,13 @@ class Setup:
             self.tap_key(cmd[1])
         elif name == "layout":
             self.keyboard = LANGS[(LANGS.index(self.keyboard or self.lang) + 1) % len(LANGS)]
+        elif name == "next" and self.editing:
+            # the name done, the next seat's at once: twenty names were twenty taps on
+            # their seats between the keyboard's OKs
+            seat = self.editing % self.players + 1
+            self.end_name()
+            self.editing = seat
+            self.page = (seat - 1) // NAMES_PAGE
         elif name == "clear" and self.editing is not None:
             # last week's name gone at one tap (it took a ⌫ a letter)
             self.names[self.editing] = ""
@@ -270,20 +277,12 @@ def _name_button(p: Painter, surf: Any, rect: tuple[int, int, int, int],
     width = rect[2] - 8
     if font.size(label)[0] <= width:
         return _button(p, surf, rect, cmd, label)
-    rows: list[str] = []
-    for word in label.split(" "):
-        if rows and font.size(f"{rows[-1]} {word}")[0] <= width:
-            rows[-1] = f"{rows[-1]} {word}"
-            continue
-        rows.append("")
-        for ch in word:
-            if rows[-1] and font.size(rows[-1] + ch)[0] > width:
-                rows.append("")
-            rows[-1] += ch
+    # broken as a label beside a seat is: between words, at a name's own hyphen, else with
+    # a hyphen of its own (letter by letter, with the rest joined by a space, gave
+    # "ალექსანდრე-კონსტ ანტი")
+    rows = name_lines(p, label, width)
     p.pg.draw.rect(surf, BUTTON, rect, border_radius=6)
     top = rect[1] + rect[3] // 2 - 9
-    if len(rows) > 2:                        # (fitted when drawn: never more than two)
-        rows = [rows[0], " ".join(rows[1:])]
     for i, row in enumerate(rows):
         p.text(surf, row, (rect[0] + rect[2] // 2, top + 18 * i), 14, TEXT, anchor="center",
                width=width)
@@ -316,9 +315,12 @@ def draw_keyboard(p: Painter, surf: Any, s: Setup) -> list[Button]:
             buttons.append(_button(p, surf, (x0 + i * kw + 2, top + 34 + r * 48, kw - 4, 44),
                                    ("key", key), key, 22))
     y = top + 34 + 3 * 48
+    nxt = s.editing % s.players + 1 if s.editing else 0
     for rect, cmd, label in (((8, y, 150, 44), ("layout",), t("lang_" + (s.keyboard or s.lang),
                                                               s.lang)),
-                             ((166, y, 250, 44), ("key", " "), "␣"),
+                             ((166, y, 170, 44), ("key", " "), "␣"),
+                             # (the host's own name has no next seat)
+                             *((((344, y, 72, 44), ("next",), f"{nxt} →"),) if nxt else ()),
                              ((424, y, 110, 44), ("clear",), t("clear_name", s.lang)),
                              ((542, y, 112, 44), ("key", "\b"), "⌫"),
                              ((662, y, 130, 44), ("key", "\r"), "OK")):
@@ -340,7 +342,9 @@ def handle(setup: Setup, ev: Any, pg: Any, buttons: list[Button]) -> None:
     elif ev.type == pg.KEYDOWN:
         key = "\r" if ev.key in (pg.K_RETURN, pg.K_KP_ENTER) else \
             "\b" if ev.key == pg.K_BACKSPACE else ""
-        if setup.editing is not None:
+        if ev.key == pg.K_TAB and setup.editing:
+            setup.command(("next",))                # as the keyboard's "3 →"
+        elif setup.editing is not None:
             setup.type(key)
         elif key == "\r":
             setup.done = True
