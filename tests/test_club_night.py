@@ -1063,3 +1063,26 @@ def test_names_go_in_seat_after_seat_with_a_hyphen_from_the_touch_keyboard(lang:
     draw_setup(p, _surface(), setup)
     assert "2. ალექსანდრე-" in p.drawn and "კონსტანტი" in p.drawn, p.drawn
     assert p.overflows == [] and p.shrunk == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_host_peeking_at_a_night_sees_every_choice_it_made(tmp_path: Path, lang: str) -> None:
+    # a ninth trial host held Hold: roles in the Doctor's window on night 2 and read
+    # "Don: seat 5 / Don checked 5: no / ..." without the Mafia's choice (five notes at
+    # most were shown): he took seat 5 for the Mafia's target, and seat 1 died
+    from table_app.screen.model import note_text
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=8, fmt_id="yakuza", players=12,
+                                        lang=lang)
+
+    def at(t):  # type: ignore[no-untyped-def]
+        g = t.game
+        return t.stage == "play" and g.phase == "night" and g.night_no >= 2 \
+            and g.step == "windows" and g.waiting().window == "doctor" and bool(t.pending)
+    table = run_virtual(app, bots, clock, until=at)
+    night = [note_text(n.key, n.fields, lang) for n in table.log[table.notes_from:]]
+    assert len(night) >= 7 and any(n.key == "decided" for n in table.log[table.notes_from:])
+    p = Painter(keep=True)
+    draw_host(p, _surface(), host_view(table, now=clock.now()), hide_roles=False)
+    drawn = " ".join(p.drawn or [])
+    assert all(note in drawn for note in night), (night, p.drawn)
+    assert p.overflows == [] and p.shrunk == []

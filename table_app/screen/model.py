@@ -201,7 +201,7 @@ def host_view(table: Table, names: Names | None = None,
     phase_notes = table.log[table.notes_from:]
     latest = {ONCE[n.key]: i for i, n in enumerate(phase_notes) if n.key in ONCE}
     shown = [n for i, n in enumerate(phase_notes)
-             if n.key not in ONCE or latest[ONCE[n.key]] == i][-6:]
+             if n.key not in ONCE or latest[ONCE[n.key]] == i][-12:]
     notes = tuple(note_text(n.key, n.fields, table.cfg.lang) if n.key else n.text
                   for n in shown)
     alerts = tuple(text for n, text in zip(shown, notes, strict=True)

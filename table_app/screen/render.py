@@ -733,7 +733,9 @@ def _host_notes(p: Painter, surf: Any, view: HostView, at: tuple[int, int, int])
     # the latest notes that fit above them (and above a card deal's role buttons)
     room = (142 if view.missing and not view.calling else cy - 4) - y
     lines: list[tuple[str, bool]] = []
-    for note in reversed(view.notes[-5:]):        # the latest first, each over three rows
+    # the latest first, each over three rows, as many as there is room for (five at most
+    # hid a yakuza night's first choice, the Mafia's, from a host peeking at the sixth)
+    for note in reversed(view.notes):
         rows_of = [(r, note in view.alerts) for r in wrap(p, note, 14, w)[:3]]
         if 17 * (len(lines) + len(rows_of)) > room:
             break
