@@ -1086,3 +1086,52 @@ def test_a_host_peeking_at_a_night_sees_every_choice_it_made(tmp_path: Path, lan
     drawn = " ".join(p.drawn or [])
     assert all(note in drawn for note in night), (night, p.drawn)
     assert p.overflows == [] and p.shrunk == []
+
+
+def test_a_card_deal_says_a_press_past_a_roles_cards_to_the_host_alone(tmp_path: Path) -> None:
+    # a ninth trial host's card deal: a second seat pressed for the Yakuza (the deck has
+    # one); the press was dropped in silence and the seat played as a civilian; and nothing
+    # said how many cards of a role were called
+    from table_app.screen.model import note_text
+    from table_app.table.config import Host
+    from table_app.words import t
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=5, fmt_id="yakuza",
+                                           players=12, deal="cards")
+    app.feed(Host(("call",)))
+    table = app.table
+    want = table.cfg.fmt.composition[12]
+
+    def press(seat: int) -> None:
+        clock.set(clock.now() + 0.3)
+        pads.press(seat, at=clock.now())
+        clock.set(clock.now() + 0.3)
+        pads.release(seat, at=clock.now())
+        while not app.inbox.empty():
+            app.feed(app.inbox.get_nowait())
+
+    role = table.registering[0]
+    assert want[role] == 1, role
+    press(3)
+    press(4)                                    # the role's one card is taken: said
+    press(3)                                    # his own card's press again: nothing
+    notes = [note_text(n.key, n.fields, "en") for n in table.log[table.notes_from:]
+             if n.key.startswith("register_")]
+    assert len(notes) == 1 and notes[0].startswith("seat 4 pressed for the"), notes
+    view = host_view(table, now=clock.now())
+    for hidden in (True, False):
+        p = Painter(keep=True)
+        draw_host(p, _surface(), view, hide_roles=hidden)
+        drawn = " ".join(p.drawn or [])
+        assert (notes[0] in drawn) is not hidden, drawn     # it names a role: a peek's
+    # a role of two cards is called with its count
+    while table.registering and want[table.registering[0]] < 2:
+        table.dealing.register_over()
+    assert table.registering, "no role of two cards"
+    view = host_view(table, now=clock.now())
+    p = Painter(keep=True)
+    draw_host(p, _surface(), view, hide_roles=True)
+    assert f"×{want[table.registering[0]]}" in " ".join(p.drawn or []), p.drawn
+    assert t("calling", "en") in " ".join(p.drawn or [])
+    press(3)                                    # seat 3, with his card, for another role
+    last = table.log[-1]
+    assert last.key == "register_twice" and dict(last.fields)["seat"] == "3", last

@@ -72,6 +72,7 @@ class HostView:
     secrets: tuple[str, ...] = ()
     captions: tuple[str, ...] = ()       # the last lines the voice said
     calling: str = ""                    # a card deal: the role being called now
+    calling_cards: int = 0               # ... and how many of its cards there are
     missing: tuple[str, ...] = ()        # a card deal: roles no seat pressed for yet
     #: a card deal: every role that is called, in the format's order (each keeps its place
     #: on the screen: buttons that moved after each assignment gave the wrong seat a role)
@@ -122,7 +123,8 @@ ALERTS = ("movement", "pad_", "disk_", "act_late", "undo_skip_late", "refused", 
           "no_seat")
 #: the notes that say who holds what, or whom a role chose (a check, the Hobo's witness);
 #: and a seat's movement at night (a role that pressed just after his window closed)
-SECRETS = ("decided", "checked", "witnessed", "role_changed", "movement")
+SECRETS = ("decided", "checked", "witnessed", "role_changed", "movement",
+           "register_twice", "register_full")
 
 
 #: notes that stand for where the table is, by their kind: only the latest of a kind is
@@ -217,10 +219,12 @@ def host_view(table: Table, names: Names | None = None,
         pending = "resume"
     captions = tuple(c.text for c in table.captions[-2:])
     calling = ""
+    calling_cards = 0
     missing: tuple[str, ...] = ()
     deal_roles: tuple[str, ...] = ()
     if table.stage == "register" and table.calls_started:
         calling = table.registering[0] if table.registering else ""
+        calling_cards = table.cfg.fmt.composition[table.cfg.players].get(calling, 0)
         missing = table.dealing.missing_roles()
         deal_roles = table.dealing.called_roles()
     # a card deal: what each seat registered is the host's to see
@@ -232,7 +236,8 @@ def host_view(table: Table, names: Names | None = None,
                     unseen=unseen, nominating=g.opt["vote"] != "plurality",
                     meet_only=meet_only, cast=cast,
                     pending=pending,
-                    calling=calling, missing=missing, deal_roles=deal_roles)
+                    calling=calling, calling_cards=calling_cards, missing=missing,
+                    deal_roles=deal_roles)
 
 
 class Totals:

@@ -648,7 +648,9 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
     pub = view.public
     lang = pub.lang
     if view.calling:
-        p.text(surf, f"{t('calling', lang)}: {role_name(view.calling, lang)}", (x, y), 18,
+        # (how many of its cards: a second Yakuza was pressed for where the deck has one)
+        cards = f" ×{view.calling_cards}" if view.calling_cards > 1 else ""
+        p.text(surf, f"{t('calling', lang)}: {role_name(view.calling, lang)}{cards}", (x, y), 18,
                BLUE, True, width=w)
         y += 26
     elif view.missing:

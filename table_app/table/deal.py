@@ -7,7 +7,7 @@ from ..pads.rings import Dark, RoleCard
 from ..rules import actions as A
 from ..rules import deal_from_seed
 from ..rules.engine import composition_error
-from ..rules.roles import ROLE
+from ..rules.roles import ROLE, role_clip
 from ..sound.catalogue import num
 from ..words import spans
 from .context import TableContext
@@ -185,7 +185,18 @@ class DealFlow:
         role = self.registering[0]
         want = self.ctx.cfg.fmt.composition[self.ctx.cfg.players].get(role, 0)
         taken = sum(1 for r in self.registered.values() if r == role)
+        if self.registered.get(seat) == role:
+            return                                 # (his card's press, again)
         if seat in self.registered or taken >= want:
+            # said (the host's to see while he peeks: it names a role): a second Yakuza's
+            # press was dropped in silence, and the seat played as a civilian
+            if seat in self.registered:
+                self.ctx.tell("register_twice", seat=str(seat), role_t=role_clip(role),
+                              had_t=role_clip(self.registered[seat]))
+            else:
+                self.ctx.tell("register_full", seat=str(seat), role_t=role_clip(role),
+                              seats=", ".join(str(s) for s, r in sorted(self.registered.items())
+                                              if r == role))
             return
         self.registered[seat] = role
 
