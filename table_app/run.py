@@ -703,6 +703,7 @@ class TableWindow:
 
     def _draw(self) -> None:
         from .screen import Names, host_view
+        from .screen.render import clock_line
         app = self.app
         assert app is not None
         table = app.table
@@ -719,6 +720,7 @@ class TableWindow:
             self.public.update(view)
         if self.kind == "sim":
             self.pads.lang = table.cfg.lang           # what its window says, in it
+            self.pads.status = clock_line(view.public)
             self.pads.draw()
             drew = True
         if drew:

@@ -1135,3 +1135,38 @@ def test_a_card_deal_says_a_press_past_a_roles_cards_to_the_host_alone(tmp_path:
     press(3)                                    # seat 3, with his card, for another role
     last = table.log[-1]
     assert last.key == "register_twice" and dict(last.fields)["seat"] == "3", last
+
+
+@pytest.mark.parametrize("players", [12, 20, 30])
+def test_the_pad_simulator_shows_the_clock_clear_of_its_pads(tmp_path: Path,
+                                                             players: int) -> None:
+    # a ninth trial host at 800x480 (the simulator's pane in turns with the host's screen)
+    # missed night windows and deal turns: the simulator showed no clock
+    from table_app.clock import FakeClock
+    from table_app.pads.sim import SimPads
+    from table_app.screen.render import clock_line
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="city",
+                                        players=players, seats=players, lang="ru")
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                        and t.game.phase == "night" and t.timer is not None)
+    line = clock_line(public_state(table, now=clock.now()))
+    assert "0:" in line and line.split()[0] in ("Ночь", "Night")
+    surface = pygame.Surface((480, 480))
+    pads = SimPads(30, lambda ev: None, FakeClock(), size=(480, 480), surface=surface)
+    pads.set_table(players)
+    pads.status = line
+    pads.draw()
+    assert (line, 16) in pads.said
+    # drawn where no pad is: the pixels under every pad's centre are the pad's, and the
+    # clock's own box holds no pad's centre
+    font = pygame.font.Font(None, 16) if pads._font is None else pads._font
+    w, h = font.size(line)
+    box = pygame.Rect(0, 0, w, h)
+    if players > 12:
+        box.bottomright = (480 - 8, 480 - 6)
+    else:
+        box.center = (240, 240)
+    r = pads.pad_radius()
+    for seat in range(1, players + 1):
+        cx, cy = pads.pad_centre(seat)
+        assert not box.colliderect(pygame.Rect(cx - r, cy - r, 2 * r, 2 * r)), (seat, box)

@@ -71,6 +71,8 @@ class SimPads(PadBackend):
         self._small: Any = None
         #: the table's language, for what the window says (the table sets it)
         self.lang = "en"
+        #: where the game is and its timer, one line (the table sets it)
+        self.status = ""
         #: what the last frame said, and at what size (the tests read it)
         self.said: list[tuple[str, int]] = []
         self.dirty = True
@@ -238,6 +240,13 @@ class SimPads(PadBackend):
                 said = self._say("sim_keys", keys=key_names(0, self.table))
                 surf.blit(self._small.render(said, True, TEXT), (6, 4))
                 self.said.append((said, TEXT_SIZE))
+        if self.status and self._font is not None:
+            # the clock, where a pane of its own hides the host's (centred on a round
+            # table, at the bottom right under a big table's controllers' pads)
+            label = self._font.render(self.status, True, TEXT)
+            surf.blit(label, label.get_rect(bottomright=(w - 8, h - 6)) if big
+                      else label.get_rect(center=(w // 2, h // 2)))
+            self.said.append((self.status, SEAT_SIZE))
         pr = self.pad_radius()
         dot = max(3, pr * 12 // (7 * self.ring_size))
         for seat in range(1, self.table + 1):

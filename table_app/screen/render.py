@@ -346,12 +346,7 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             p.text(surf, row, (mid, top + LINE // 2 + LINE * i), LABEL_SIZE, tint,
                    anchor="center", width=LABEL_W)
     lang = pub.lang
-    phase = pub.phase
-    if " " in phase:
-        kind, num = phase.split()
-        title = f"{t(kind, lang)} {num}"
-    else:
-        title = t(phase, lang)
+    title = phase_title(pub)
     # the middle's texts between the seats and their fouls' marks, on two rows where one is
     # too wide (a long table's sides stand closer than the round one's: "Игра окончена" ran
     # over seats 5 and 17 at 20, then over their marks)
@@ -370,6 +365,25 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         _middle(p, surf, f"{t('winner', lang)}: {t('win_' + pub.winner, lang)}",
                 (centre[0], centre[1] + 40), 20, GREEN, room)
     return buttons
+
+
+def phase_title(pub: PublicState) -> str:
+    """Where the game is, as the middle of the table says it: "Night 2", "Day 1"."""
+    if " " in pub.phase:
+        kind, num = pub.phase.split()
+        return f"{t(kind, pub.lang)} {num}"
+    return t(pub.phase, pub.lang)
+
+
+def clock_line(pub: PublicState) -> str:
+    """Where the game is and its timer on one line ("Night 2  0:08"), for the pad
+    simulator's pane (at 800x480 it is shown in turns with the host's screen, which has
+    the clock: a host trying the pads missed night windows and deal turns)."""
+    line = phase_title(pub)
+    if pub.seconds_left is not None:
+        m, s = divmod(pub.seconds_left, 60)
+        line += f"  {m}:{s:02d}"
+    return line + (f"  ({t('paused', pub.lang)})" if pub.paused else "")
 
 
 #: a small table's label's line height
