@@ -1170,3 +1170,20 @@ def test_the_pad_simulator_shows_the_clock_clear_of_its_pads(tmp_path: Path,
     for seat in range(1, players + 1):
         cx, cy = pads.pad_centre(seat)
         assert not box.colliderect(pygame.Rect(cx - r, cy - r, 2 * r, 2 * r)), (seat, box)
+
+
+def test_a_refused_command_s_note_goes_after_a_while(tmp_path: Path) -> None:
+    # a ninth trial host typed Shift+F3 for seat 15 and got "no seat 27: the table has 20"
+    # in orange; it stood there through the rest of the day after he had typed it right
+    from table_app.screen.model import REFUSED_FOR
+    from table_app.table.config import Host
+    from table_app.words import note_text
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="city", players=20,
+                                        seats=20)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                        and t.game.phase == "day")
+    app.feed(Host(("foul", "27")))
+    said = note_text("no_seat", (("seat", "27"), ("players", "20")), "en")
+    assert said in host_view(table, now=clock.now()).alerts
+    assert said in host_view(table, now=clock.now() + REFUSED_FOR - 1).alerts
+    assert said not in host_view(table, now=clock.now() + REFUSED_FOR + 1).notes

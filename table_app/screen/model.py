@@ -127,6 +127,9 @@ SECRETS = ("decided", "checked", "witnessed", "role_changed", "movement",
            "register_twice", "register_full")
 
 
+#: seconds a refused command's note stays up
+REFUSED_FOR = 20.0
+
 #: notes that stand for where the table is, by their kind: only the latest of a kind is
 #: shown ("7-12 never looked" stood above "every player has seen his role"; a late act's
 #: note stood through six speeches)
@@ -202,8 +205,12 @@ def host_view(table: Table, names: Names | None = None,
     # a "seats ... never looked" note, four stood on the screen)
     phase_notes = table.log[table.notes_from:]
     latest = {ONCE[n.key]: i for i, n in enumerate(phase_notes) if n.key in ONCE}
+    # (a refused command's note goes after a while: "no seat 29: the table has 20" stood
+    # in orange through the rest of a day, long after the host had typed the right key)
+    at = table.now if now is None else now
     shown = [n for i, n in enumerate(phase_notes)
-             if n.key not in ONCE or latest[ONCE[n.key]] == i][-12:]
+             if (n.key not in ONCE or latest[ONCE[n.key]] == i)
+             and not (ONCE.get(n.key) == "refused" and at - n.t > REFUSED_FOR)][-12:]
     notes = tuple(note_text(n.key, n.fields, table.cfg.lang) if n.key else n.text
                   for n in shown)
     alerts = tuple(text for n, text in zip(shown, notes, strict=True)
