@@ -1187,3 +1187,43 @@ def test_a_refused_command_s_note_goes_after_a_while(tmp_path: Path) -> None:
     assert said in host_view(table, now=clock.now()).alerts
     assert said in host_view(table, now=clock.now() + REFUSED_FOR - 1).alerts
     assert said not in host_view(table, now=clock.now() + REFUSED_FOR + 1).notes
+
+
+def test_labels_at_twelve_seats_are_moved_to_read_surely_as_their_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a ninth trial host peeking at the roles: seat 8's label stood over seat 8 between
+    # seats 8 and 9, and seat 9's ("ანა / დონი") under seat 9 right beside seat 8 (each
+    # placed first-fit, seat by seat); now the least sure labels are moved to surer places
+    import math
+
+    from table_app.screen import render
+    got = []
+    real = render.small_labels
+
+    def spy(p, centres, labels, r, area):  # type: ignore[no-untyped-def]
+        out = real(p, centres, labels, r, area)
+        got.append((centres, out))
+        return out
+    monkeypatch.setattr(render, "small_labels", spy)
+    names = Names(dict(enumerate(("ნინო ბერიაშვილი", "ალექსანდრე-კონსტანტი", "გიორგი",
+                                  "ლევანი", "თამარი", "დავითი", "მარიამი", "ნიკა", "ანა",
+                                  "ლაშა", "სალომე", "ზურაბი"), 1)))
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, fmt_id="yakuza", players=12,
+                                        lang="ka")
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night")
+    draw_host(Painter(), _surface(), host_view(table, names, now=clock.now()),
+              hide_roles=False)
+    centres, placed = got[0]
+    font = Painter().font(render.LABEL_SIZE)
+
+    def gap(b: tuple[int, int, int, int], at: tuple[int, int]) -> float:
+        nx, ny = min(max(at[0], b[0]), b[0] + b[2]), min(max(at[1], b[1]), b[1] + b[3])
+        return math.hypot(nx - at[0], ny - at[1])
+    sure = {}
+    for seat, (left, top, rows) in placed.items():
+        box = (left, top, min(render.LABEL_W, max(font.size(r)[0] for r, _ in rows)),
+               render.LINE * len(rows))
+        sure[seat] = min(gap(box, at) for s, at in centres.items() if s != seat) \
+            / gap(box, centres[seat])
+    # (seat 2's three rows of a double name have no surer place than 1.3)
+    assert min(sure.values()) >= render.OWN and sum(v < 1.5 for v in sure.values()) <= 1, sure

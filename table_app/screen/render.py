@@ -477,10 +477,11 @@ def arrange(centres: tuple[tuple[int, tuple[int, int]], ...],
     # role alone, though a place for both was there)
     for most in range(max((len(sizes) for _, sizes in blocks), default=1)):
         # (a seat with no such label: its best one that has a place)
-        fitted = _fit([[o for o in found if o[0] <= most]
-                       or [o for o in found if o[0] == found[0][0]] for found in options])
+        level = [[o for o in found if o[0] <= most]
+                 or [o for o in found if o[0] == found[0][0]] for found in options]
+        fitted = _fit(level)
         if fitted is not None:
-            return fitted
+            return _surer(list(fitted), level, [where[seat] for seat, _ in blocks], seats)
     # nothing fits together: seat by seat, the first place clear of those before
     chosen: list[tuple[int, Box]] = []
     for found in options:
@@ -499,6 +500,59 @@ def _owned(b: Box, own: tuple[int, int], seats: list[tuple[int, int]]) -> bool:
     """Whether `b` is read as `own`'s: every other seat OWN times as far from it."""
     mine = _gap(b, own)
     return all(_gap(b, at) >= OWN * mine for at in seats if at != own)
+
+
+def _owning(b: Box, own: tuple[int, int], seats: list[tuple[int, int]]) -> float:
+    """How surely `b` reads as `own`'s: the next nearest seat's distance over its own's."""
+    mine = max(_gap(b, own), 1.0)
+    return min((_gap(b, at) / mine for at in seats if at != own), default=math.inf)
+
+
+def _surer(chosen: list[tuple[int, Box]], options: list[list[tuple[int, Box]]],
+           owns: list[tuple[int, int]], seats: list[tuple[int, int]]
+           ) -> tuple[tuple[int, Box], ...]:
+    """`_fit`'s places, the label read least surely as its own moved to a surer place of
+    its (the first in its order), moving one label in its way to another of its places if
+    it must, while that makes the least sure one surer: first fit, seat by seat, set seat
+    8's name over it between seats 8 and 9, and seat 9's under 9 beside 8."""
+    def clear(o: tuple[int, Box], skip: tuple[int, ...]) -> bool:
+        return not any(_meet(_grown(o[1]), c) for m, (_, c) in enumerate(chosen)
+                       if m not in skip)
+
+    # (each move makes the labels' sureness, least sure first, greater: it ends)
+    for _ in range(4 * len(chosen)):
+        sure = [_owning(b, own, seats) for (_, b), own in zip(chosen, owns, strict=True)]
+        move: dict[int, tuple[int, Box]] = {}
+        for i in sorted(range(len(chosen)), key=sure.__getitem__):
+            move = _surer_one(i, sure[i], chosen, options, owns, seats, clear)
+            if move:
+                break
+        if not move:
+            break
+        for k, o in move.items():
+            chosen[k] = o
+    return tuple(chosen)
+
+
+def _surer_one(i: int, worst: float, chosen: list[tuple[int, Box]],
+               options: list[list[tuple[int, Box]]], owns: list[tuple[int, int]],
+               seats: list[tuple[int, int]], clear: Any) -> dict[int, tuple[int, Box]]:
+    """A surer place for label `i` (the first in its order), with one label in its way
+    moved to a place of its own that is surer than `worst` too; {} where there is none."""
+    for o in options[i]:
+        if _owning(o[1], owns[i], seats) <= worst:
+            continue
+        if clear(o, (i,)):
+            return {i: o}
+        way = [j for j, (_, c) in enumerate(chosen) if j != i and _meet(_grown(o[1]), c)]
+        if len(way) > 1:
+            continue
+        j = way[0]
+        o2 = next((o2 for o2 in options[j] if _owning(o2[1], owns[j], seats) > worst
+                   and clear(o2, (i, j)) and not _meet(_grown(o2[1]), o[1])), None)
+        if o2 is not None:
+            return {i: o, j: o2}
+    return {}
 
 
 def _fit(options: list[list[tuple[int, Box]]]) -> tuple[tuple[int, Box], ...] | None:
