@@ -539,8 +539,9 @@ def _surer_one(i: int, worst: float, chosen: list[tuple[int, Box]],
                seats: list[tuple[int, int]], clear: Any) -> dict[int, tuple[int, Box]]:
     """A surer place for label `i` (the first in its order), with one label in its way
     moved to a place of its own that is surer than `worst` too; {} where there is none."""
+    # (a place for the same label, or a fuller one: never fewer rows for a surer place)
     for o in options[i]:
-        if _owning(o[1], owns[i], seats) <= worst:
+        if o[0] > chosen[i][0] or _owning(o[1], owns[i], seats) <= worst:
             continue
         if clear(o, (i,)):
             return {i: o}
@@ -548,7 +549,8 @@ def _surer_one(i: int, worst: float, chosen: list[tuple[int, Box]],
         if len(way) > 1:
             continue
         j = way[0]
-        o2 = next((o2 for o2 in options[j] if _owning(o2[1], owns[j], seats) > worst
+        o2 = next((o2 for o2 in options[j] if o2[0] <= chosen[j][0]
+                   and _owning(o2[1], owns[j], seats) > worst
                    and clear(o2, (i, j)) and not _meet(_grown(o2[1]), o[1])), None)
         if o2 is not None:
             return {i: o, j: o2}
