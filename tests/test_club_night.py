@@ -1227,3 +1227,36 @@ def test_labels_at_twelve_seats_are_moved_to_read_surely_as_their_own(
             / gap(box, centres[seat])
     # (seat 2's three rows of a double name have no surer place than 1.3)
     assert min(sure.values()) >= render.OWN and sum(v < 1.5 for v in sure.values()) <= 1, sure
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_night_window_whose_pick_the_rules_make_says_so(tmp_path: Path, lang: str) -> None:
+    # a tenth trial host: nobody held a button on the yakuza's night 1, and seat 1 died
+    # ("a pick never held is not cast", said the README): the rules' shot, said nowhere
+    from table_app.words import t
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, fmt_id="yakuza", players=12,
+                                        lang=lang)
+    seen: dict[str, bool] = {}
+
+    def at(tb):  # type: ignore[no-untyped-def]
+        g = tb.game
+        if tb.stage == "play" and g.phase == "night" and g.step == "windows":
+            w = g.waiting().window
+            if w not in seen:
+                view = host_view(tb, now=clock.now())
+                seen[w] = view.by_rules
+                if w == "yakuza":
+                    p = Painter(keep=True)
+                    draw_host(p, _surface(), view, hide_roles=True)
+                    assert t("by_rules", lang) in " ".join(p.drawn or []), p.drawn
+                    assert p.overflows == [] and p.shrunk == []
+        return tb.game.phase == "day"
+    run_virtual(app, bots, clock, until=at)
+    # night 1: the Mafia only meets, the Detective does not check (nor the Don, not woken);
+    # the Yakuza's shot and the Doctor's save are the rules' where none is held
+    assert seen == {"mafia": False, "yakuza": True, "detective": False, "doctor": True}, seen
+    # in the city a role that does not choose does nothing
+    app, bots, clock, _ = virtual_table(tmp_path / "c", seed=5, fmt_id="city", players=12)
+    table = run_virtual(app, bots, clock, until=lambda tb: tb.stage == "play"
+                        and tb.game.phase == "night" and tb.game.step == "windows")
+    assert not host_view(table, now=clock.now()).by_rules

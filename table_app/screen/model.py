@@ -89,6 +89,10 @@ class HostView:
     #: night: "awake: Detective" with his ring dark read as a broken pad); the format's and
     #: the night's number say so, nothing secret
     meet_only: bool = False
+    #: a night window whose pick, if none is held by its end, the rules make (the yakuza's
+    #: and classic's kills, the Doctor's save: "a pick never held is not cast" and then a
+    #: seat died that nobody chose); the format's and the night's number say so
+    by_rules: bool = False
     #: while a ballot that loses a vote not cast is open: how many have voted so far, no
     #: seat and no target (the sum of its totals says as much when it closes; at 20 seats
     #: a host saw no sign that two-step votes went in and thought them lost)
@@ -183,7 +187,7 @@ def host_view(table: Table, names: Names | None = None,
     pub = public_state(table, names, totals, now, no_votes)
     window = ""
     awake: set[int] = set()
-    meet_only = False
+    meet_only = by_rules = False
     if table.stage == "play" and g.phase == "night" and g.step == "windows":
         w = g.waiting()
         window = w.window or ""
@@ -191,6 +195,9 @@ def host_view(table: Table, names: Names | None = None,
         shape = next((x for x in table.cfg.fmt.windows if x.name == window), None)
         meet_only = shape is not None and not any(g.rules.from_night[d] <= w.number
                                                   for d in shape.decisions)
+        by_rules = shape is not None and any(d in g.rules.defaults
+                                             and g.rules.from_night[d] <= w.number
+                                             for d in shape.decisions)
     # the host knows every death at once
     host_obs = {o.seat: o for o in g.observation(E.HOST).seats}
     seats = tuple(replace(sv, alive=host_obs[sv.seat].alive or table.stage in ("deal",
@@ -241,7 +248,7 @@ def host_view(table: Table, names: Names | None = None,
     cast = len(table.day.ballots) if pub.vote_lost else None
     return HostView(pub, seats, window, choices, notes, alerts, secrets, captions=captions,
                     unseen=unseen, nominating=g.opt["vote"] != "plurality",
-                    meet_only=meet_only, cast=cast,
+                    meet_only=meet_only, by_rules=by_rules, cast=cast,
                     pending=pending,
                     calling=calling, calling_cards=calling_cards, missing=missing,
                     deal_roles=deal_roles)

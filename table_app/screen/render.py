@@ -732,7 +732,8 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         p.text(surf, f"{t('awake', lang)}: {t('window_' + view.window, lang)}", (x, y), 18,
                BLUE, True, width=w)
         y += 26
-        for row in wrap(p, t("meet_only", lang), 14, w)[:2] if view.meet_only else ():
+        said = "meet_only" if view.meet_only else "by_rules" if view.by_rules else ""
+        for row in wrap(p, t(said, lang), 14, w)[:2] if said else ():
             p.text(surf, row, (x, y), 14, BLUE, width=w)
             y += 18
         for d, target in view.choices:
