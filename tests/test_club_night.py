@@ -1260,3 +1260,24 @@ def test_a_night_window_whose_pick_the_rules_make_says_so(tmp_path: Path, lang: 
     table = run_virtual(app, bots, clock, until=lambda tb: tb.stage == "play"
                         and tb.game.phase == "night" and tb.game.step == "windows")
     assert not host_view(table, now=clock.now()).by_rules
+
+
+def test_from_a_tie_on_the_screens_name_only_the_tied(tmp_path: Path) -> None:
+    # a tenth trial host's revote between seats 2 and 3 stood under "Nominees: 3, 2, 5",
+    # seat 5 ringed as a nominee
+    for seed in range(1, 40):
+        app, bots, clock, _ = virtual_table(tmp_path / f"j{seed}", seed=seed, fmt_id="yakuza",
+                                            players=12)
+        table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                            and t.game.step == "tie" and len(t.game.nominees)
+                            > len(t.game.candidates))
+        if table.stage == "play" and table.game.step == "tie":
+            break
+    else:
+        pytest.fail("no tie among fewer than the nominees in 40 games")
+    tied = set(table.game.candidates)
+    for step in ("tie", "revote"):
+        table = run_virtual(app, bots, clock, until=lambda t: t.game.step == step)
+        pub = public_state(table, now=clock.now())
+        assert set(pub.nominees) == tied, (step, pub.nominees, tied)
+        assert {s.seat for s in pub.seats if s.nominated} == tied

@@ -150,13 +150,18 @@ def public_state(table: Table, names: Names | None = None, totals: tuple[
     names = names or Names()
     faults = {int(r.split(":")[1]) for r in table.pause_reasons if r.startswith("pad:")}
     dealing = table.stage in ("deal", "register")
-    # the nominees until the vote is over ("Nominated: 4, 6" stayed up after seat 9 left)
+    # the nominees until the vote is over ("Nominated: 4, 6" stayed up after seat 9 left);
+    # from a tie on, those still standing ("Nominees: 3, 2, 5" over a revote of 2 and 3)
     nominating = obs.step not in ("take", "done")
+    # (the tied are public: their totals were announced)
+    standing = set(g.candidates) if obs.step in ("tie", "revote", "removeall") \
+        else set(obs.nominees)
     # an app deal: whose turn it is to look at his role, lit as a speaker is (the turn order
     # is public, the voice calls it: a host did not know whose turn it was, or that it ran)
     turn = table.dealing.viewer if table.stage == "deal" else 0
     seats = tuple(SeatView(o.seat, names.get(o.seat), o.alive or dealing, o.out_by, o.fouls,
-                           o.nominated and nominating, o.speaking or o.seat == turn,
+                           o.nominated and nominating and o.seat in standing,
+                           o.speaking or o.seat == turn,
                            o.seat in faults)
                   for o in obs.seats)
     if table.stage in ("deal", "register", "ready"):
@@ -174,7 +179,7 @@ def public_state(table: Table, names: Names | None = None, totals: tuple[
         unused_to = obs.candidates[-1]
     living = sum(1 for o in obs.seats if o.alive)
     return PublicState(table.cfg.lang, phase, ballot, _seconds(table, now), table.paused, seats,
-                       obs.nominees if nominating else (),
+                       tuple(s for s in obs.nominees if s in standing) if nominating else (),
                        obs.totals if totals is None else totals, obs.winner, unused_to,
                        living // 2 + 1 if ballot == "removeall" else 0,
                        ballot in ("vote", "revote") and g.rules.plurality, no_votes)
