@@ -934,8 +934,8 @@ def test_the_host_sees_how_many_have_voted_in_a_city_ballot_and_no_more(tmp_path
     # at 20 seats a vote is two holds; a host saw no sign that the votes went in and thought
     # them lost: while a city ballot is open his screen counts them (no seat, no target)
     from table_app.words import t
-    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, fmt_id="city", players=20,
-                                        seats=20)
+    app, bots, clock, pads = virtual_table(tmp_path / "j", seed=5, fmt_id="city", players=20,
+                                           seats=20)
     table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
                         and t.game.step == "vote" and len(t.day.ballots) >= 2)
     n, living = len(table.day.ballots), len(list(table.game.live))
@@ -944,6 +944,21 @@ def test_the_host_sees_how_many_have_voted_in_a_city_ballot_and_no_more(tmp_path
     drawn = " ".join(p.drawn or [])
     assert t("votes_in", "en").format(n=n, of=living) in drawn, drawn
     assert p.overflows == [] and p.shrunk == []
+    # and a vote held while the game is paused is counted as it is held (it counts when
+    # the game goes on: the count said 0 of 20 in a pause while eleven were held)
+    from table_app.table.config import Host
+    app.feed(Host(("pause",)))
+    seat = next(s for s in table.game.live if s not in table.day.ballots)
+    clock.set(clock.now() + 0.2)
+    pads.press(seat, at=clock.now())
+    clock.set(clock.now() + 2.0)                  # (two holds: a part, then its seat)
+    pads.release(seat, at=clock.now())
+    while not app.inbox.empty():
+        app.feed(app.inbox.get_nowait())
+    view = host_view(table, now=clock.now())
+    assert table.paused and view.cast is not None and view.cast > len(table.day.ballots)
+    app.feed(Host(("resume",)))
+    assert len(table.day.ballots) == view.cast           # the same, once it goes on
     # a yakuza ballot counts a vote not cast for the last nominee: there the count would
     # tell how many of his votes nobody cast, so it is not shown
     app, bots, clock, _ = virtual_table(tmp_path / "y", seed=14, fmt_id="yakuza", players=12)

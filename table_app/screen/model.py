@@ -250,7 +250,7 @@ def host_view(table: Table, names: Names | None = None,
     if table.stage == "register":
         seats = tuple(replace(sv, role=table.registered.get(sv.seat, "")) for sv in seats)
     unseen = tuple(table.dealing.unseen()) if table.stage in ("deal", "ready") else ()
-    cast = len(table.day.ballots) if pub.vote_lost else None
+    cast = len(table.held_ballots()) if pub.vote_lost else None
     return HostView(pub, seats, window, choices, notes, alerts, secrets, captions=captions,
                     unseen=unseen, nominating=g.opt["vote"] != "plurality",
                     meet_only=meet_only, by_rules=by_rules, cast=cast,

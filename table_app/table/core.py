@@ -141,6 +141,12 @@ class Table:
     def paused(self) -> bool:
         return self.ctx.timers.paused
 
+    def held_ballots(self) -> set[int]:
+        """The seats whose vote is in: cast, or held on the pad in a pause (it counts when
+        the game goes on: the host's count said 0 of 20 while eleven were held)."""
+        return set(self.day.ballots) | {seat for seat, choice, q in self._held
+                                        if q.ask is Ask.BALLOT and choice is not None}
+
     @property
     def timer(self) -> Timer | None:
         return self.ctx.timers.timer
