@@ -1292,7 +1292,7 @@ def test_from_a_tie_on_the_screens_name_only_the_tied(tmp_path: Path) -> None:
         pytest.fail("no tie among fewer than the nominees in 40 games")
     tied = set(table.game.candidates)
     for step in ("tie", "revote"):
-        table = run_virtual(app, bots, clock, until=lambda t: t.game.step == step)
+        table = run_virtual(app, bots, clock, until=lambda t, s=step: t.game.step == s)
         pub = public_state(table, now=clock.now())
         assert set(pub.nominees) == tied, (step, pub.nominees, tied)
         assert {s.seat for s in pub.seats if s.nominated} == tied
