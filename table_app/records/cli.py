@@ -107,8 +107,10 @@ def _run(args: argparse.Namespace) -> int:
         print(f"{g.id}  {g.ended}  {_title(g.format, lang)}, {g.players} "
               f"{w('players', lang)}, {w('host', lang)}: {g.host or '-'}")
         for x in d["seats"]:
-            fouls = f", {w('fouls', lang)}: {x['fouls']}" if x["fouls"] else ""
-            print(f"  {x['seat']:2}  {x['name']:20} {x['role']:14}{fouls}  {x['out']}")
+            # (fouls last: after the padded role, ", fouls: 2" stood six spaces from it)
+            fouls = f"  {w('fouls', lang)}: {x['fouls']}" if x["fouls"] else ""
+            print(f"  {x['seat']:2}  {x['name']:20} {x['role']:14} {x['out']}".rstrip()
+                  + fouls)
         for c in d["checks"]:
             print(f"  {w('checks', lang)}, {c['phase']}: {c['by']} -> {c['seat']}: "
                   f"{c['result']}")
