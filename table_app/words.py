@@ -61,6 +61,8 @@ class Language:
     #: the numbers 0 to 30 as the voice says them, where its espeak-ng voice does not read
     #: digits as numbers (Uzbek's read "21" as "ikki bir"); empty: the digits
     numbers: tuple[str, ...] = ()
+    #: its quotation marks, opening and closing (Georgian's „…“, Russian's «…»)
+    quotes: tuple[str, str] = ("\u201c", "\u201d")
 
 
 @cache
@@ -71,8 +73,10 @@ def language(lang: str) -> Language:
                  for row in meta.get("keyboard", "").split(" / ") if row.strip())
     said = meta.get("numbers", "digits").strip()
     numbers = () if said == "digits" else tuple(w.strip() for w in said.split("/"))
+    marks = meta.get("quotes", "").split()
+    quotes = (marks[0], marks[1]) if len(marks) == 2 else ("\u201c", "\u201d")
     return Language(lang, meta.get("voice", lang), rows, meta.get("capitals", "yes") != "no",
-                    numbers)
+                    numbers, quotes)
 
 
 @cache

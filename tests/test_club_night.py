@@ -1296,3 +1296,19 @@ def test_from_a_tie_on_the_screens_name_only_the_tied(tmp_path: Path) -> None:
         pub = public_state(table, now=clock.now())
         assert set(pub.nominees) == tied, (step, pub.nominees, tied)
         assert {s.seat for s in pub.seats if s.nominated} == tied
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_voice_s_lines_are_quoted_in_the_table_s_language(tmp_path: Path,
+                                                              lang: str) -> None:
+    # a Georgian screen stood „…“ (its notes) beside “…” (the voice's lines)
+    from table_app.words import language
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, fmt_id="yakuza", players=12,
+                                        lang=lang)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                        and t.game.phase == "night" and len(t.captions) >= 2)
+    p = Painter(keep=True)
+    draw_host(p, _surface(), host_view(table, now=clock.now()))
+    opens, closes = language(lang).quotes
+    said = [s for s in p.drawn or [] if s[:1] in "\u201c\u201e\u00ab"]
+    assert said and all(s.startswith(opens) for s in said), said

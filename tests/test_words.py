@@ -92,3 +92,17 @@ def test_a_new_language_is_its_catalogue_alone(tmp_path: Path,
     finally:
         words.catalogue.cache_clear()
         words.language.cache_clear()
+
+
+def test_each_language_quotes_with_its_own_marks_only() -> None:
+    # a tenth trial host's Georgian screen stood „…“ (its notes) beside “…” (the voice's
+    # lines); Uzbek mixed «…» and „…“
+    from table_app.words import language
+    marks = set("\u201c\u201d\u201e\u00ab\u00bb")
+    for lang in LANGS:
+        own = set(language(lang).quotes)
+        assert len(own) == 2 and own <= marks, lang
+        used = {ch for m in catalogue(lang) if m.context and not m.context.startswith(
+            "language:") for text in ([m.string] if isinstance(m.string, str) else m.string)
+                for ch in text if ch in marks}
+        assert used <= own, (lang, used - own)

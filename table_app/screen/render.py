@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..sound.catalogue import role_name
-from ..words import spans, texts
+from ..words import language, spans, texts
 from .model import HostView, PublicState, SeatView, t
 
 SIZE = (800, 480)
@@ -800,7 +800,10 @@ def _host_notes(p: Painter, surf: Any, view: HostView, at: tuple[int, int, int])
     # what the voice just said, for a host without sound (or with a noisy room): the last
     # two lines, each over two rows when it must (shrunk, a long one was unreadable)
     # (a margin from the panel's edge: a long line touched it)
-    rows = [r for line in view.captions[-2:] for r in wrap(p, "“" + line + "”", 14, w - 8)[:2]]
+    # (in the language's own quotation marks: Georgian's „…“ stood beside “…”)
+    opens, closes = language(view.public.lang).quotes
+    rows = [r for line in view.captions[-2:]
+            for r in wrap(p, opens + line + closes, 14, w - 8)[:2]]
     rows = rows[-4:]
     cy = 334 - 17 * len(rows)
     # the latest notes that fit above them (and above a card deal's role buttons)
