@@ -1312,3 +1312,44 @@ def test_the_voice_s_lines_are_quoted_in_the_table_s_language(tmp_path: Path,
     opens, closes = language(lang).quotes
     said = [s for s in p.drawn or [] if s[:1] in "\u201c\u201e\u00ab"]
     assert said and all(s.startswith(opens) for s in said), said
+
+
+@pytest.mark.parametrize("hidden", [False, True])
+def test_no_label_stands_level_beside_another_seat(tmp_path: Path, hidden: bool,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    # an eleventh trial host peeking at the roles: seat 8's name and role, over seat 8,
+    # stood level with seat 9 on 9's inner side ("Salome ... Mafioso" read as seat 9's),
+    # and seat 9's beside seat 8
+    from table_app.screen import render
+    got = []
+    real = render.small_labels
+
+    def spy(p, centres, labels, r, area):  # type: ignore[no-untyped-def]
+        out = real(p, centres, labels, r, area)
+        got.append((centres, out, r))
+        return out
+    monkeypatch.setattr(render, "small_labels", spy)
+    names = Names(dict(enumerate(("ნინო ბერიაშვილი", "გია ხარაიშვილი", "ლევან",
+                                  "თამარ გელაშვილი", "დავით ლომიძე", "ეკა ჩხეიძე",
+                                  "ზურა მაჭავარიანი", "სალომე წერეთელი", "ნიკა",
+                                  "მარიამ ჯანელიძე", "გიორგი ხუციშვილი",
+                                  "ანა მესხი-ბაქრაძე"), 1)))
+    font = Painter().font(render.LABEL_SIZE)
+    for seed in (5, 6, 7):
+        app, bots, clock, _ = virtual_table(tmp_path / f"j{seed}", seed=seed,
+                                            fmt_id="yakuza", players=12, lang="ka")
+        table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night")
+        got.clear()
+        draw_host(Painter(), _surface(), host_view(table, names, now=clock.now()),
+                  hide_roles=hidden)
+        centres, placed, r = got[0]
+        for seat, (left, top, rows) in placed.items():
+            box = (left, top, min(render.LABEL_W, max(font.size(x)[0] for x, _ in rows)),
+                   render.LINE * len(rows))
+            if abs(box[0] + box[2] / 2 - centres[seat][0]) <= r / 2:
+                continue                      # straight under or over its own seat
+            level = [s for s, (cx, cy) in centres.items() if s != seat
+                     and (box[0] >= cx + r or box[0] + box[2] <= cx - r)        # beside it
+                     and min(box[1] + box[3], cy + r) - max(box[1], cy - r) >= box[3] / 2
+                     and min(abs(box[0] - cx), abs(box[0] + box[2] - cx)) < r + 40]
+            assert not level, (seed, seat, rows[0][0], level)

@@ -468,7 +468,7 @@ def arrange(centres: tuple[tuple[int, tuple[int, int]], ...],
                      for sx, top in spots if y <= top and top + bh <= y + h]
             clear = [b for b in boxes if all(_apart(b, at, r + 5) for at in seats)
                      and not any(_meet(_less(b), m) for m in middle)]
-            found += [(k, b) for b in clear if _owned(b, (cx, cy), seats)]
+            found += [(k, b) for b in clear if _owned(b, (cx, cy), seats, r)]
             # (where none is read as its own, the first place clear of the rest)
             spare = spare or [(k, b) for b in clear]
         options.append(found or spare[:1] or [(0, first)])
@@ -496,16 +496,37 @@ def arrange(centres: tuple[tuple[int, tuple[int, int]], ...],
 OWN = 1.25
 
 
-def _owned(b: Box, own: tuple[int, int], seats: list[tuple[int, int]]) -> bool:
-    """Whether `b` is read as `own`'s: every other seat OWN times as far from it."""
+def _owned(b: Box, own: tuple[int, int], seats: list[tuple[int, int]], r: int) -> bool:
+    """Whether `b` is read as `own`'s: every other seat OWN times as far from it, and no
+    other seat has it level beside it (seat 8's label over seat 8 stood level with seat 9,
+    on 9's inner side, and was read as 9's; seat 9's under 9, level with 8, as 8's)."""
     mine = _gap(b, own)
-    return all(_gap(b, at) >= OWN * mine for at in seats if at != own)
+    # (straight under or over its own seat, a label is its: seat 1's under seat 1)
+    straight = abs(b[0] + b[2] / 2 - own[0]) <= r / 2
+    return all(_gap(b, at) >= OWN * mine and (straight or not _level(b, at, r))
+               for at in seats if at != own)
+
+
+#: how far from a seat's circle a label level with it reads as its own
+LEVEL_REACH = 40
+
+
+def _level(b: Box, at: tuple[int, int], r: int) -> bool:
+    """Whether `b` stands beside the seat at `at`, level with it (half its height or more
+    within the circle's) and within LEVEL_REACH of its edge."""
+    beside = b[0] >= at[0] + r or b[0] + b[2] <= at[0] - r
+    level = min(b[1] + b[3], at[1] + r) - max(b[1], at[1] - r) >= b[3] / 2
+    return beside and level and _gap(b, at) < r + LEVEL_REACH
 
 
 def _owning(b: Box, own: tuple[int, int], seats: list[tuple[int, int]]) -> float:
     """How surely `b` reads as `own`'s: the next nearest seat's distance over its own's."""
     mine = max(_gap(b, own), 1.0)
     return min((_gap(b, at) / mine for at in seats if at != own), default=math.inf)
+
+
+#: how much nearer its own seat than any other a label needs be to stay where it is
+SURE = 1.5
 
 
 def _surer(chosen: list[tuple[int, Box]], options: list[list[tuple[int, Box]]],
@@ -524,6 +545,8 @@ def _surer(chosen: list[tuple[int, Box]], options: list[list[tuple[int, Box]]],
         sure = [_owning(b, own, seats) for (_, b), own in zip(chosen, owns, strict=True)]
         move: dict[int, tuple[int, Box]] = {}
         for i in sorted(range(len(chosen)), key=sure.__getitem__):
+            if sure[i] >= SURE:
+                break                      # (sure enough: a reader's first look finds it)
             move = _surer_one(i, sure[i], chosen, options, owns, seats, clear)
             if move:
                 break
