@@ -11,6 +11,7 @@ import pytest
 
 from table_app.screen import Names, Screen, host_view, public_state
 from table_app.screen.render import SIZE, Painter, draw_host, draw_public
+from table_app.screen.setup import Setup, draw_setup, handle
 from table_app.table.virtual import run_virtual, virtual_table
 from table_app.words import LANGS
 
@@ -18,6 +19,15 @@ from table_app.words import LANGS
 def _surface() -> pygame.Surface:
     pygame.display.init()
     return pygame.Surface(SIZE)
+
+
+def _tap_setup(p: Painter, setup: Setup, cmd: tuple[str, ...]) -> None:
+    """A finger on the setup screen's button for `cmd`, as it is drawn now."""
+    buttons = draw_setup(p, _surface(), setup)
+    b = next(b for b in buttons if b.cmd == cmd)
+    x, y, w, h = b.rect
+    handle(setup, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
+                                     pos=(x + w // 2, y + h // 2)), pygame, buttons)
 
 
 @pytest.mark.parametrize("players", [13, 20, 30])
@@ -92,17 +102,13 @@ def test_a_name_holds_spaces_and_says_its_limit(lang: str) -> None:
     # finding 3: neither the keyboard's space nor the touch keyboard's went into a name
     # ("An Be" became "AnBe"), and names were cut at 14 letters with no word
     # ("КонстантинКонс" on the protocol sheet)
-    from table_app.screen.setup import NAME_LIMIT, Setup, draw_setup, handle
+    from table_app.screen.setup import NAME_LIMIT
     from table_app.words import t
     setup = Setup(lang=lang)
     p = Painter(keep=True)
 
     def tap(cmd: tuple[str, ...]) -> None:
-        buttons = draw_setup(p, _surface(), setup)
-        b = next(b for b in buttons if b.cmd == cmd)
-        x, y, w, h = b.rect
-        handle(setup, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
-                                         pos=(x + w // 2, y + h // 2)), pygame, buttons)
+        _tap_setup(p, setup, cmd)
 
     def typed(text: str) -> None:
         handle(setup, pygame.event.Event(pygame.TEXTINPUT, text=text), pygame, [])
@@ -417,7 +423,7 @@ def test_the_protocol_sheet_a_club_files(tmp_path: Path, lang: str) -> None:
 
     from table_app.records.protocol import protocol_data, protocol_pdf, w
     from table_app.records.store import from_script
-    from table_app.screen.setup import Setup, draw_setup, load_names, save_names
+    from table_app.screen.setup import load_names, save_names
     # the host types his own name on the setup screen; it is kept with the players' names
     setup = Setup(lang=lang)
     buttons = draw_setup(Painter(), _surface(), setup)
@@ -1044,17 +1050,12 @@ def test_names_go_in_seat_after_seat_with_a_hyphen_from_the_touch_keyboard(lang:
     # a ninth trial host: twenty names were twenty taps on their seats between the
     # keyboard's OKs, the Georgian and Russian keyboards had no hyphen for a double name,
     # and a long one on its seat's button stood as "ალექსანდრე-კონსტ ანტი"
-    from table_app.screen.setup import Setup, draw_setup, handle
     from table_app.words import language
     setup = Setup(lang=lang, players=20)
     p = Painter(keep=True)
 
     def tap(cmd: tuple[str, ...]) -> None:
-        buttons = draw_setup(p, _surface(), setup)
-        b = next(b for b in buttons if b.cmd == cmd)
-        x, y, w, h = b.rect
-        handle(setup, pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1,
-                                         pos=(x + w // 2, y + h // 2)), pygame, buttons)
+        _tap_setup(p, setup, cmd)
 
     keys = [k for row in language(lang).keyboard for k in row]
     assert "-" in keys, lang

@@ -500,11 +500,10 @@ def _owned(b: Box, own: tuple[int, int], seats: list[tuple[int, int]], r: int) -
     """Whether `b` is read as `own`'s: every other seat OWN times as far from it, and no
     other seat has it level beside it (seat 8's label over seat 8 stood level with seat 9,
     on 9's inner side, and was read as 9's; seat 9's under 9, level with 8, as 8's)."""
-    mine = _gap(b, own)
     # (straight under or over its own seat, a label is its: seat 1's under seat 1)
     straight = abs(b[0] + b[2] / 2 - own[0]) <= r / 2
-    return all(_gap(b, at) >= OWN * mine and (straight or not _level(b, at, r))
-               for at in seats if at != own)
+    return _owning(b, own, seats) >= OWN and (straight or not any(
+        _level(b, at, r) for at in seats if at != own))
 
 
 #: how far from a seat's circle a label level with it reads as its own
