@@ -123,13 +123,16 @@ def test_a_name_holds_spaces_and_says_its_limit(lang: str) -> None:
         tap(("key", key))
     tap(("key", "\r"))
     assert setup.names == {2: "An Be", 3: "Olga Ni"}
-    assert NAME_LIMIT >= 20
+    # a first name and a patronymic (trial 12: "Константин Николаевич" lost its last
+    # letter at 20)
+    assert NAME_LIMIT >= len("Константин Константинопольский") == 30
     tap(("name", "4"))
     p.drawn = []
     draw_setup(p, _surface(), setup)
     assert f"0/{NAME_LIMIT}" in p.drawn                     # the limit, in sight
-    typed("Константин Константинопольский")
-    assert setup.names[4] == "Константин Константинопольский"[:NAME_LIMIT]
+    too_long = "Константин Константинопольский-Ли"
+    typed(too_long)
+    assert setup.names[4] == too_long[:NAME_LIMIT]
     p.drawn = []
     draw_setup(p, _surface(), setup)
     assert t("name_limit", lang).format(n=NAME_LIMIT) in p.drawn   # said, not silent
@@ -1354,3 +1357,37 @@ def test_no_label_stands_level_beside_another_seat(tmp_path: Path, hidden: bool,
                      and min(box[1] + box[3], cy + r) - max(box[1], cy - r) >= box[3] / 2
                      and min(abs(box[0] - cx), abs(box[0] + box[2] - cx)) < r + 40]
             assert not level, (seed, seat, rows[0][0], level)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("players", [9, 12, 20, 30])
+def test_a_name_of_30_letters_shows_beside_its_seat_shortened_as_a_club_writes_it(
+        tmp_path: Path, lang: str, players: int) -> None:
+    # trial 12: names stopped at 20 letters ("Константин Николаеви" at the table); a longer
+    # name must neither shrink below 14 px nor run out of its label: where two rows cannot
+    # hold it, its first word and the others' initials, or its first word; a single word
+    # no row holds, cut with "..."
+    from table_app.limits import NAME_LIMIT
+    long = {"ru": "Константин Константинопольский", "ka": "ალექსანდრე კონსტანტინოპოლელი",
+            "uz": "Abdulazizbek Toʻxtasinovichev", "en": "Konstantin Konstantinopolskiy"}
+    word = {"ru": "Абдулазизбекжонович", "ka": "კონსტანტინოპოლელი",
+            "uz": "Muhammadaminjonovich", "en": "Abdulazizbekjonovich"}
+    name = long.get(lang, long["en"])
+    assert len(name) <= NAME_LIMIT
+    app, bots, clock, _ = virtual_table(tmp_path / "g", seed=2, fmt_id="city",
+                                        players=players, seats=players, lang=lang)
+    table = run_virtual(app, bots, clock,
+                        until=lambda t: t.game.phase == "night" and bool(t.asked))
+    names = Names({s: (name if s % 2 else word.get(lang, word["en"]))
+                   for s in range(1, players + 1)})
+    p = Painter(keep=True)
+    p.drawn = []
+    draw_host(p, _surface(), host_view(table, names, now=clock.now()), hide_roles=True)
+    assert p.overflows == [] and p.shrunk == [], (p.overflows[:3], p.shrunk[:3])
+    first, rest = name.split()[0], name.split()[1:]
+    shown = [s for s in p.drawn if s.startswith(first[:4])]
+    assert shown, p.drawn
+    # whole, or a first word with initials, or the first word alone (cut with "..." where
+    # no row holds it): never a surname cut short
+    assert all(s in (name, first, f"{first} {rest[0][0]}.")
+               or s.endswith("\u2026") and first.startswith(s[:-1]) for s in shown), shown

@@ -269,7 +269,8 @@ def test_a_name_longer_than_the_screen_takes_is_refused_where_it_is_typed(
     db.record(rec)
     db.close()
     env = dict(os.environ, TABLE_APP_SETTINGS=str(tmp_path / "none.toml"))
-    long = "Константин Константинопольский"
+    long = "Константин Константинопольский-Ли"
+    assert len(long) > NAME_LIMIT
     for args in (["rename", rec.seats[0].name, long], ["attribute", rec.id[:8], "2", long]):
         proc = subprocess.run([sys.executable, "-m", "table_app", "records", "--db", url,
                                *args], capture_output=True, text=True, env=env, timeout=120)

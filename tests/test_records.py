@@ -642,6 +642,9 @@ def test_records_show_tells_the_game_in_its_language(tmp_path: Path) -> None:
     rec = _records(1)[0]
     rec.lang = "ru"
     rec.seats = [replace(s, fouls=2) if s.seat == 4 else s for s in rec.seats]
+    # a name of 30 letters (the setup screen's limit) ran into its role in a column of 20
+    long = "Константин Константинопольский"
+    rec.seats = [replace(s, name=long) if s.seat == 2 else s for s in rec.seats]
     db.record(rec)
     env = {**os.environ, "TABLE_APP_SETTINGS": str(tmp_path / "none.toml")}
     out = subprocess.run([sys.executable, "-m", "table_app", "records", "--db", url, "show",
@@ -655,6 +658,10 @@ def test_records_show_tells_the_game_in_its_language(tmp_path: Path) -> None:
     # a seat's fouls after its row, not six spaces after its padded role and a comma (a
     # tenth trial host read "მოქალაქე      , შენიშვნები: 2")
     assert not re.search(r" +,", out), out
+    rows = [line for line in out.splitlines() if re.match(r"  [ \d]\d  ", line)]
+    assert len(rows) == len(rec.seats), out
+    role_at = 6 + len(long) + 1         # every row's role starts where the longest name ends
+    assert all(row[role_at - 1] == " " and row[role_at] != " " for row in rows), out
 
 
 def test_every_file_the_app_writes_is_private_whatever_the_umask(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from .game import RecordsError
@@ -81,6 +82,12 @@ def main(args: argparse.Namespace) -> int:
         return 0
 
 
+def _column(names: Iterable[str]) -> int:
+    """A name column's width: the longest name in it (a 30-letter name ran into the next
+    column of a fixed 20), and no less than 20, so short names line up as before."""
+    return max([20, *(len(n) for n in names)])
+
+
 def _run(args: argparse.Namespace) -> int:
     from .. import settings as st
     try:
@@ -106,10 +113,11 @@ def _run(args: argparse.Namespace) -> int:
         lang = g.lang                    # the game's language, as its sheet and its voice
         print(f"{g.id}  {g.ended}  {_title(g.format, lang)}, {g.players} "
               f"{w('players', lang)}, {w('host', lang)}: {g.host or '-'}")
+        wide = _column(x["name"] for x in d["seats"])
         for x in d["seats"]:
             # (fouls last: after the padded role, ", fouls: 2" stood six spaces from it)
             fouls = f"  {w('fouls', lang)}: {x['fouls']}" if x["fouls"] else ""
-            print(f"  {x['seat']:2}  {x['name']:20} {x['role']:14} {x['out']}".rstrip()
+            print(f"  {x['seat']:2}  {x['name']:{wide}} {x['role']:14} {x['out']}".rstrip()
                   + fouls)
         for c in d["checks"]:
             print(f"  {w('checks', lang)}, {c['phase']}: {c['by']} -> {c['seat']}: "
@@ -130,10 +138,12 @@ def _run(args: argparse.Namespace) -> int:
         from .rating import player_stats, side_rates
         games = db.games(**filters)
         print(f"{len(games)} games")
-        for p in player_stats(games):
+        stats = player_stats(games)
+        wide = _column(p.name for p in stats)
+        for p in stats:
             sides = ", ".join(f"{k} {v[1]}/{v[0]}" for k, v in sorted(p.by_side.items()))
             roles = ", ".join(f"{k} {v[1]}/{v[0]}" for k, v in sorted(p.by_role.items()))
-            print(f"  {p.name:20} games {p.games:3}  wins {p.wins:3}  survived {p.survived:3}"
+            print(f"  {p.name:{wide}} games {p.games:3}  wins {p.wins:3}  survived {p.survived:3}"
                   f"  fouls {p.fouls:2}  by side: {sides}  by role: {roles}")
         for (fmt, n), rates in side_rates(games).items():
             text = ", ".join(f"{side} {r:.0%} [{lo:.0%}-{hi:.0%}]"
@@ -144,12 +154,14 @@ def _run(args: argparse.Namespace) -> int:
         games = season(db.games(club=args.club), args.season)
         rated = {r.name: r for r in rating(games)}
         # the points table ranks; each figure said with how it was made
-        for i, standing in enumerate(standings(games), 1):
+        table = standings(games)
+        wide = _column(standing.name for standing in table)
+        for i, standing in enumerate(table, 1):
             r = rated.get(standing.name)
             skill = (f"openskill {r.ordinal:6.2f} (mu {r.mu:.2f} - 3 x sigma {r.sigma:.2f})"
                      if r is not None else "openskill -")
-            print(f"{i:3}. {standing.name:20} points {standing.points:3} = wins {standing.wins} of "
-                  f"{standing.games} games ({standing.share:.0%})   {skill}")
+            print(f"{i:3}. {standing.name:{wide}} points {standing.points:3} = wins "
+                  f"{standing.wins} of {standing.games} games ({standing.share:.0%})   {skill}")
         print(f"{len(games)} games. Ranked by points (1 a game the player's side won), then "
               f"by the share of games won. openskill (Plackett-Luce: each game's sides as "
               f"teams, the winner first) is shown beside it: mu - 3 x sigma, the skill it "

@@ -175,8 +175,8 @@ def big_name(p: Painter, name: str, rows: int, width: int = BIG_LABEL_W) -> list
     """A name beside a big table's seat, in at most `rows` rows of `width` at 14 px:
     whole where it fits; on one row too wide, its first word and the others' initials
     ("Konstantin N."), or its first word alone, as a club writes a name on a full sheet
-    (cut with "..." it named nobody). Only a first word that fits nowhere is still cut
-    when drawn."""
+    (cut with "..." it named nobody). Only a first word that fits nowhere is cut with
+    "..."."""
     font = p.font(LABEL_SIZE)
     if rows >= 2:
         lines = name_lines(p, name, width)
@@ -191,7 +191,8 @@ def big_name(p: Painter, name: str, rows: int, width: int = BIG_LABEL_W) -> list
     for short in (" ".join(words[:1] + [w[0] + "." for w in words[1:]]), words[0]):
         if font.size(short)[0] <= width:
             return [short]
-    return [name]
+    # a first word no row holds: cut with "..." (drawn whole it shrank to 9 px)
+    return [_cut(p, words[0], width)]
 
 
 @lru_cache(maxsize=32)
@@ -961,10 +962,11 @@ def ballot_rule(pub: PublicState) -> str:
     return t("city_vote_rule", pub.lang) if pub.vote_lost else ""
 
 
-def name_lines(p: Painter, name: str, width: int) -> list[str]:
+def name_lines(p: Painter, name: str, width: int, keep: int = 0) -> list[str]:
     """A player's name as it fits `width` at the labels' 14 px: one line, or two (broken
-    between words, or inside a word too long for one); a 20-letter name on a small table
-    shrank to 9 px on one line."""
+    between words, or inside a word too long for one), or, too long for two, shortened;
+    never smaller type (a 20-letter name on a small table shrank to 9 px on one line).
+    The first `keep` words (a button's seat number) are never shortened."""
     font = p.font(LABEL_SIZE)
     if font.size(name)[0] <= width:
         return [name]
@@ -985,16 +987,27 @@ def name_lines(p: Painter, name: str, width: int) -> list[str]:
     if cuts:
         cut = min(cuts, key=lambda k: max(font.size(head(k))[0],
                                           font.size(name[k:].lstrip())[0]))
-    else:                                 # (too long for two rows: the first one full)
-        cut = max([k for k in range(1, len(name)) if font.size(head(k))[0] <= width] or [1])
-    return [head(cut), name[cut:].lstrip()]
+        return [head(cut), name[cut:].lstrip()]
+    # too long for two rows: as a club writes a long name on a full sheet, its first word
+    # and the others' initials ("Константин К."), else its first word alone
+    words = name.split()
+    mine = keep + 1
+    for short in (" ".join(words[:mine] + [w[0] + "." for w in words[mine:]]),
+                  " ".join(words[:mine])):
+        if short != name and len(name_lines(p, short, width)) <= 2 \
+                and all(font.size(row)[0] <= width for row in name_lines(p, short, width)):
+            return name_lines(p, short, width)
+    # (one word no two rows hold: the first row full, the rest cut with "...")
+    cut = max([k for k in range(1, len(name)) if font.size(head(k))[0] <= width] or [1])
+    rest = name[cut:].lstrip()
+    return [head(cut), rest if font.size(rest)[0] <= width else _cut(p, rest, width)]
 
 
-def _cut(p: Painter, name: str) -> str:
-    """`name` cut with "..." to a small table's label's width (what of it one row holds)."""
+def _cut(p: Painter, name: str, width: int = LABEL_W) -> str:
+    """`name` cut with "..." to a label's width (what of it one row holds)."""
     font = p.font(LABEL_SIZE)
     k = len(name)
-    while k > 1 and font.size(name[:k] + "\u2026")[0] > LABEL_W:
+    while k > 1 and font.size(name[:k] + "\u2026")[0] > width:
         k -= 1
     return name[:k] + "\u2026"
 

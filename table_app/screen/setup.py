@@ -280,7 +280,10 @@ def _name_button(p: Painter, surf: Any, rect: tuple[int, int, int, int],
     # broken as a label beside a seat is: between words, at a name's own hyphen, else with
     # a hyphen of its own (letter by letter, with the rest joined by a space, gave
     # "ალექსანდრე-კონსტ ანტი")
-    rows = name_lines(p, label, width)
+    # (a name too long for two rows: "3. Konstantin K.", its seat's number kept)
+    rows = name_lines(p, label, width, keep=1)
+    if len(rows) == 1:
+        return Button(_button(p, surf, rect, cmd, rows[0]).rect, cmd, label)
     p.pg.draw.rect(surf, BUTTON, rect, border_radius=6)
     top = rect[1] + rect[3] // 2 - 9
     for i, row in enumerate(rows):
