@@ -193,6 +193,7 @@ def role_clip(role: str) -> str:
 _GENERAL = (
     _opt("checks_at_dawn", False),       # results at the end of the night, or at once
     _opt("self_check", False),           # a checker or searcher may name himself
+    _opt("self_shot", True),             # the Mafia's, Yakuza's, Shogun's choice: himself too
     _opt("vote", "nominees", ("nominees", "plurality")),
     _opt("abstain_to_last", True),
     _opt("tie", "revote", ("revote", "nobody")),

@@ -179,6 +179,7 @@ class Rules:
         self.flag = {k: bool(v) for k, v in opt.items() if isinstance(v, bool)}
         self.at_dawn = self.flag["checks_at_dawn"]
         self.self_check = self.flag["self_check"]
+        self.self_shot = self.flag["self_shot"]
         self.plurality = opt["vote"] == "plurality"
         self.revote = opt["tie"] == "revote"
         self.rotate = opt["first_speaker"] == "rotate"
@@ -206,7 +207,8 @@ class Rules:
             ways = self.target_rule[d.id] = {}
             for mode, act in ((("", d.act),) + d.modes):
                 ways[mode] = TargetRule(
-                    act, d.self_ok or (act.shows and self.self_check), act.saves,
+                    act, (d.self_ok and (self.self_shot or not act.harms))
+                    or (act.shows and self.self_check), act.saves,
                     act.saves and self.flag.get(f"{d.id}_self_once", False),
                     act.saves and self.flag.get(f"{d.id}_once_per_seat", False),
                     self.shots.get(d.id) if act.kills else None,
