@@ -1391,3 +1391,23 @@ def test_a_name_of_30_letters_shows_beside_its_seat_shortened_as_a_club_writes_i
     # no row holds it): never a surname cut short
     assert all(s in (name, first, f"{first} {rest[0][0]}.")
                or s.endswith("\u2026") and first.startswith(s[:-1]) for s in shown), shown
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_night_choice_of_nobody_reads_nobody_not_a_dash(tmp_path: Path, lang: str) -> None:
+    # trial 12: the city Don held on "nobody" and the host's screen read "Chose (Mafia): -"
+    # all night, as if the kill had never been chosen
+    from table_app.words import t
+    app, bots, clock, _ = virtual_table(tmp_path / "g", seed=3, fmt_id="city", players=12,
+                                        lang=lang)
+    table = run_virtual(app, bots, clock,
+                        until=lambda t: t.game.phase == "night" and len(t.asked) > 1)
+    view = replace(host_view(table, Names({}), now=clock.now()),
+                   choices=(("mafia", "-"), ("doctor", "3")))
+    p = Painter(keep=True)
+    p.drawn = []
+    draw_host(p, _surface(), view, hide_roles=False)
+    chose = t("chose", lang)
+    assert f"{chose} ({t('window_mafia', lang)}): {t('chose_nobody', lang)}" in p.drawn
+    assert f"{chose} ({t('window_doctor', lang)}): 3" in p.drawn
+    assert not any(s.endswith(": -") for s in p.drawn), p.drawn

@@ -760,7 +760,10 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
             p.text(surf, row, (x, y), 14, BLUE, width=w)
             y += 18
         for d, target in view.choices:
-            p.text(surf, f"{t('chose', lang)} ({t('window_' + d, lang)}): {target}", (x, y), 16,
+            # (a hold on "nobody" read "-", as if nothing was chosen yet: a host saw the
+            # Mafia's kill "stay -" after the Don had held)
+            said = t("chose_nobody", lang) if target == "-" else target
+            p.text(surf, f"{t('chose', lang)} ({t('window_' + d, lang)}): {said}", (x, y), 16,
                    width=w)
             y += 22
     if pub.nominees:
