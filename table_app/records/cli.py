@@ -7,10 +7,12 @@ import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .game import RecordsError
-from .store import Records
-from .sync import send
+
+if TYPE_CHECKING:
+    from .store import Records
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:   # type: ignore[type-arg]
@@ -61,7 +63,10 @@ def _filters(p: argparse.ArgumentParser, fmt_flag: str = "--format") -> None:
 
 
 def _open(url: str | None) -> Records:
+    # (SQLAlchemy loads here, not when the app's command line is built: it was a third of
+    # the table's start to its setup screen)
     from .. import settings as st
+    from .store import Records
     s = st.load_settings()
     return Records(url or s.records_local or None)
 
@@ -189,6 +194,8 @@ def _run(args: argparse.Namespace) -> int:
         url = args.to or s.records_url
         if not url:
             raise RecordsError("no league database: give --to URL or set records.url")
+        from .store import Records
+        from .sync import send
         got = send(db, Records(url))
         print(f"{got.sent} games sent, {got.same} already there")
         for gid, why in got.held:

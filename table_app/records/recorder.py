@@ -17,17 +17,24 @@ import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..paths import state_dir, write_private
 from .game import GameRecord, RecordsError, plausible_end
-from .schema import damaged, sqlite_file
-from .store import Records, default_url, from_script
-from .sync import send
+
+if TYPE_CHECKING:
+    from .store import Records
 
 NAMESPACE = uuid.UUID("6d2b7f4e-3c55-4a8e-9d0a-7f1b2c3d4e5f")
 #: seconds between tries of an unreachable league: the last repeats
 RETRY = (30.0, 60.0, 120.0, 300.0, 600.0)
+
+
+def _store() -> Any:
+    """The records' store, loaded the first time a game is written or read: SQLAlchemy took
+    a quarter of the table's start to its setup screen, where no record is needed."""
+    from . import store
+    return store
 
 
 def _span(seconds: float) -> str:
@@ -98,10 +105,10 @@ class Recorder:
         # the journal's times are the game's clock: the start is that long before now
         began = now - timedelta(seconds=max(0.0, float(table.now) - float(start["t"])))
         try:
-            rec = from_script(table.game_script(), self.names(), self.host,
-                              began.isoformat(timespec="seconds"),
-                              now.isoformat(timespec="seconds"), table.cfg.lang, gid,
-                              self.club, self.table_name)
+            rec = _store().from_script(table.game_script(), self.names(), self.host,
+                                       began.isoformat(timespec="seconds"),
+                                       now.isoformat(timespec="seconds"), table.cfg.lang,
+                                       gid, self.club, self.table_name)
             rec.dated = dated
         except Exception as e:       # never the table's end: the journal keeps the game
             self.note(f"the game could not be made a record ({type(e).__name__}: {e}): "
@@ -133,18 +140,19 @@ class Recorder:
 
     def _records(self) -> Records:
         if self.records is None:
-            self.records = Records(self.local_url or default_url())
+            self.records = _store().Records(self.local_url or _store().default_url())
         return self.records
 
     def _write(self, rec: GameRecord) -> bool:
         """The game into the local records; a damaged database file is moved aside (said)
         and a new one made."""
-        url = self.local_url or default_url()
+        url = self.local_url or _store().default_url()
         try:
             if self.records is None:
-                self.records = Records(url)
+                self.records = _store().Records(url)
             return self.records.record(rec)
         except RecordsError:
+            from .schema import damaged, sqlite_file
             path = sqlite_file(url)
             if path is None or not damaged(url):
                 raise
@@ -158,7 +166,7 @@ class Recorder:
             part = path.with_name(path.name + extra)
             if part.exists():
                 part.rename(aside.with_name(aside.name + extra))
-        self.records = Records(url)
+        self.records = _store().Records(url)
         self.note(f"the records were damaged: moved aside as {aside.name}, and a new "
                   f"database made; {self._recover(aside)}")
         return self.records.record(rec)
@@ -199,7 +207,7 @@ class Recorder:
         for f in files:
             try:
                 if self.records is None:
-                    self.records = Records(self.local_url or default_url())
+                    self.records = _store().Records(self.local_url or _store().default_url())
                 added, _ = self.records.import_json(f.read_text(encoding="utf-8"))
             except (RecordsError, OSError, ValueError) as e:
                 self.note(f"a game kept in {f} is not in the records yet: {e}")
@@ -223,7 +231,8 @@ class Recorder:
             wait = next(waits)
             while True:
                 try:
-                    got = send(local, Records(url))          # type: ignore[arg-type]
+                    from .sync import send
+                    got = send(local, _store().Records(url))          # type: ignore[arg-type]
                     if got.sent:
                         self.note(f"games sent to the league: {got.sent}")
                     for gid, why in got.held:
@@ -248,7 +257,7 @@ class Recorder:
             return
         try:
             if self.records is None:
-                self.records = Records(self.local_url)
+                self.records = _store().Records(self.local_url)
             waiting = bool(self.records.unsynced())
         except RecordsError as e:
             self.note(f"the records cannot be opened: {e}")
