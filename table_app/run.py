@@ -606,8 +606,9 @@ class TableWindow:
         wait = self.app.wake_in()
         if hasattr(self.voice, "busy") and self.voice.busy():
             wait = min(wait, 0.05)
-        if self.kind == "sim" and self.pads.animating():
-            wait = min(wait, 0.1)
+        soon = self.pads.changes_in() if self.kind == "sim" else None
+        if soon is not None:
+            wait = min(wait, soon + 0.01)       # (just past the change, not just before it)
         if self.watchdog.every is not None:
             wait = min(wait, self.watchdog.every)
         return wait
@@ -721,8 +722,7 @@ class TableWindow:
         if self.kind == "sim":
             self.pads.lang = table.cfg.lang           # what its window says, in it
             self.pads.status = clock_line(view.public)
-            self.pads.draw()
-            drew = True
+            drew = self.pads.draw() or drew
         if drew:
             self.display.flip()
 

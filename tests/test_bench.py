@@ -51,7 +51,7 @@ def test_a_process_cpu_time_is_read_finer_than_a_clock_tick() -> None:
     # the idle figure reads another process's CPU time over 2 s windows: in clock ticks
     # (10 ms) an idle loop's share moved in steps of 0.5 %. A child spins 25 ms of CPU in a
     # thread that has ended by the time it is read: it counts, and not rounded to a tick.
-    from table_app.tools.bench import _cpu_seconds
+    from table_app.tools.bench_idle import cpu_seconds
 
     code = ("import threading, time, sys\n"
             "def spin():\n"
@@ -64,7 +64,7 @@ def test_a_process_cpu_time_is_read_finer_than_a_clock_tick() -> None:
                              stdout=subprocess.PIPE, text=True)
     try:
         assert child.stdout is not None and child.stdout.readline() == "spun\n"
-        spent = _cpu_seconds(child.pid)
+        spent = cpu_seconds(child.pid)
     finally:
         child.communicate("", timeout=30)
     assert spent >= 0.025

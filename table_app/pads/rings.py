@@ -9,6 +9,7 @@ black-as-blue), so a colour-blind player reads them too.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from firmware_bridge import ringdraw as rd
@@ -158,6 +159,32 @@ def budget_level(pictures: list[Picture], cap: float, budget_ma: int, table: int
     ring's allowance (ringdraw.allowance), never from what a private picture shows."""
     total = sum(rd.allowance(encode(p, table, size), size) for p in pictures)
     return rd.budget_level(total * rd.cap_byte(cap) // 255, budget_ma)
+
+
+#: a blink's half (ringdraw.blink: on for a quarter of a second, off for one)
+BLINK_HALF = 0.25
+
+
+def changes_in(picture: Picture, age: float, table: int = 12, size: int = 12) -> float | None:
+    """Seconds until a ring showing `picture` for `age` s looks different by itself (None:
+    never, till another picture comes): a countdown when its next pixel goes out or, in its
+    last 10 s, at each half of its blink; every other animation (a shared light's flashes, a
+    fault) within a tenth of a second. The simulator sleeps that long (ten looks a second
+    through a whole speech cost more than the rest of the table at rest)."""
+    pic = encode(picture, table, size)
+    if not rd.animated(pic, size):
+        return None
+    if pic[0] != rd.COUNTDOWN:
+        return 0.1
+    total = ((pic[3] << 8) | pic[4]) / 10
+    left = rd.countdown_left(pic, age)
+    if left <= 0 or total <= 0:
+        return None
+    if left <= 10:
+        return BLINK_HALF - age % BLINK_HALF
+    step = total / size                  # a pixel goes out each time `left` passes k * step
+    to_pixel = left - step * math.floor(left / step) or step
+    return min(to_pixel, left - 10)
 
 
 def led_level(picture: Picture, t: float = 0.0, cap: float = 1.0) -> float:

@@ -76,6 +76,10 @@ class SimPads(PadBackend):
         #: what the last frame said, and at what size (the tests read it)
         self.said: list[tuple[str, int]] = []
         self.dirty = True
+        #: what the last frame showed: a frame that would show the same is not drawn again
+        #: (a speaker's countdown woke the window ten times a second, and each time it was
+        #: drawn whole: 2.2 % of a core beside a bare window's 0.8 %)
+        self._shown: tuple[Any, ...] = ()
 
     # -- geometry ------------------------------------------------------------------------
     def _angle(self, seat: int) -> float:
@@ -213,17 +217,32 @@ class SimPads(PadBackend):
         self.dirty = True            # the pads are laid out again round the table
 
     # -- drawing -------------------------------------------------------------------------
-    def animating(self) -> bool:
-        """Does any ring change by itself now (a countdown, a fault): draw it again soon."""
-        from firmware_bridge.ringdraw import animated
+    def changes_in(self, now: float | None = None) -> float | None:
+        """Seconds until a ring changes by itself (a countdown's pixel, a blink, a flash):
+        the window is drawn again then; None when no ring will."""
+        from .rings import changes_in
 
-        return any(animated(self.encode(p), self.ring_size) for p in self.pictures.values())
+        soon = [changes_in(self.pictures[seat], self.age(seat, now), self.table, self.ring_size)
+                for seat in range(1, self.table + 1)]
+        return min((s for s in soon if s is not None), default=None)
 
-    def draw(self, t: float | None = None) -> None:
+    def draw(self, t: float | None = None) -> bool:
+        """The window's pads as they are at `t`; False when that is what it already shows."""
         import pygame
         if self.surface is None:
-            return
+            return False
+        from firmware_bridge.ringdraw import animated
+
         t = self.clock.now() if t is None else t
+        # a ring changes by itself only if its picture is animated (a new picture, a new
+        # cap: `dirty`); the others' pixels are not worked out again to learn nothing moved
+        moving = tuple(tuple(self.pixels(seat, t)) for seat in range(1, self.table + 1)
+                       if animated(self.encode(self.pictures[seat]), self.ring_size))
+        shows = (moving, self.status, self.lang, frozenset(self.keys_down), self.size,
+                 self.light_cap)
+        if shows == self._shown and not self.dirty:
+            return False
+        self._shown = shows
         surf = self.surface
         w, h = self.size
         if self._font is None:
@@ -270,6 +289,7 @@ class SimPads(PadBackend):
                 surf.blit(label, label.get_rect(center=(cx, cy)))
                 self.said.append((str(seat), SEAT_SIZE))
         self.dirty = False
+        return True
 
     def _say(self, key: str, **fields: str) -> str:
         from ..words import t

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
 import sys
@@ -212,86 +211,17 @@ def bench_table(presses: int, as_json: bool = False) -> list[dict[str, Any]]:
     return figs
 
 
-_BARE_LOOP = """
-import os, pygame, time
-pygame.display.init()
-surf = pygame.display.set_mode((1280, 480))
-while True:
-    if pygame.event.wait(1000).type == pygame.QUIT:  # redrawn once a second, as a timer is
-        break
-    surf.fill((16, 17, 22))
-    pygame.draw.circle(surf, (20, 58, 40), (240, 240), 170)
-    pygame.display.flip()
-"""
+def bench_idle(seconds: float, as_json: bool = False) -> list[dict[str, Any]]:
+    """The table at rest on three screens, and its start, beside a bare pygame window
+    (bench_idle.py)."""
+    from .bench_idle import measure
 
-
-def _cpu_seconds(pid: int) -> float:
-    """A process's CPU time, all its threads (the exited ones too), in nanoseconds: Linux's
-    CPU clock of that process, the id glibc's clock_getcpuclockid makes. /proc/<pid>/stat
-    counts in clock ticks of 10 ms, so a 2 s window of an idle loop read in steps of 0.5 %
-    and its ratio jumped between 1.2 and 1.6 on one tick; it is the fallback elsewhere."""
-    try:
-        return time.clock_gettime((~pid << 3) | 2)       # CPUCLOCK_SCHED of the process
-    except (OSError, OverflowError):
-        pass
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def bench_idle(seconds: float, as_json: bool = False) -> dict[str, Any]:
-    """The table's CPU share while nothing happens (a game paused on the deal, the host
-    screen and the simulator window up), beside a bare pygame loop drawing a window of the
-    same size once a second, measured side by side over the same seconds."""
-    import subprocess
-    import sys
-    import tempfile
-
-    env = {**os.environ, "SDL_VIDEODRIVER": os.environ.get("SDL_VIDEODRIVER", "dummy"),
-           "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1",
-           "TABLE_APP_PADS": "sim"}
-    runs: list[float] = []
-    floors: list[float] = []
-    with tempfile.TemporaryDirectory() as d:
-        env["XDG_CONFIG_HOME"] = d
-        app = subprocess.Popen([sys.executable, "-m", "table_app", "--format", "yakuza",
-                                "--new", "--silent", "--journal", f"{d}/j"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        bare = subprocess.Popen([sys.executable, "-c", _BARE_LOOP], env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            time.sleep(4.0)                   # both started, the deal's first turn running
-            for _ in range(3):
-                a0, b0 = _cpu_seconds(app.pid), _cpu_seconds(bare.pid)
-                t0 = time.monotonic()
-                time.sleep(seconds / 3)
-                wall = time.monotonic() - t0
-                runs.append(100 * (_cpu_seconds(app.pid) - a0) / wall)
-                floors.append(100 * (_cpu_seconds(bare.pid) - b0) / wall)
-        finally:
-            for p in (app, bare):
-                p.terminate()               # SDL turns it into a quit event
-                try:
-                    p.wait(timeout=10)
-                except subprocess.TimeoutExpired:
-                    p.kill()
-                    p.wait(timeout=10)
-    value, floor = statistics.median(runs), statistics.median(floors)
-    ratios = [r / f for r, f in zip(runs, floors, strict=True) if f]
-    fig = {"name": "idle_cpu", "unit": "% of one core", "value": round(value, 2),
-           "floor": round(floor, 2),
-           "ratio": round(statistics.median(ratios), 2) if ratios else None,
-           "runs": [round(r, 2) for r in runs], "floor_runs": [round(r, 2) for r in floors],
-           "ratios": [round(r, 2) for r in ratios]}
-    if as_json:
-        print(json.dumps(fig))
-    else:
-        print("idle: the table's CPU share while a game waits, beside a bare pygame loop "
-              "that draws the same window once a second")
-        print(f"  table {value:.2f} %, floor {floor:.2f} %, ratio {fig['ratio']} "
-              f"(windows {min(ratios or [0]):.2f}-{max(ratios or [0]):.2f}; "
-              "target at most 1.5)")
-    return fig
+    figs = measure(seconds)
+    _show(figs, as_json, "idle: the table's start to READY, then its CPU share and wakeups "
+          "on its setup screen, a city night window and a speech, nobody pressing",
+          "a bare pygame window of the same size, waiting on its events with a one-second "
+          "tick, started and measured beside it", {})
+    return figs
 
 
 BENCHES: dict[str, Callable[[argparse.Namespace], object]] = {
