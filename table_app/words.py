@@ -89,31 +89,41 @@ def plural_rule(lang: str) -> Callable[[int], str]:
 
 
 @cache
+def entries_of(kind: str, lang: str) -> dict[str, str]:
+    """One language's keys of one kind ("screen", "voice" or "sheet") -> text; an empty
+    (untranslated) entry is left out. A plural entry gives one key per plural category,
+    each with the form the language's Plural-Forms picks for such a number. (Read one
+    language at a time: the setup screen needs its own and English, and reading all four
+    with their plural rules was a sixth of the table's start.)"""
+    out: dict[str, str] = {}
+    cat = catalogue(lang)
+    pick = gettext.c2py(cat.plural_expr)
+    for msg in cat:
+        if not msg.context or not msg.context.startswith(kind + ":"):
+            continue
+        key = msg.context.split(":", 1)[1]
+        if not msg.pluralizable:
+            if msg.string:
+                out[key] = msg.string
+            continue
+        rule = plural_rule(lang)
+        for category in PLURAL_CATEGORIES:
+            # a number of that category (5 where the language has none: its "many" or
+            # "other" form), and the form the catalogue gives that number
+            n = next((n for n in range(200) if rule(n) == category), 5)
+            form = msg.string[pick(n)] if pick(n) < len(msg.string) else ""
+            if form:
+                out[key if category == "other" else f"{key}_{category}"] = form
+    return out
+
+
+@cache
 def entries(kind: str) -> dict[str, dict[str, str]]:
-    """Every key of one kind ("screen" or "voice") -> {language: text}; a language whose
-    entry is empty (untranslated) has no text for it. A plural entry gives one key per plural
-    category, each with the form the language's Plural-Forms picks for such a number."""
+    """Every key of one kind -> {language: text}, every language's (`entries_of`)."""
     out: dict[str, dict[str, str]] = {}
     for lang in LANGS:
-        cat = catalogue(lang)
-        pick = gettext.c2py(cat.plural_expr)
-        rule = plural_rule(lang)
-        for msg in cat:
-            if not msg.context or not msg.context.startswith(kind + ":"):
-                continue
-            key = msg.context.split(":", 1)[1]
-            if not msg.pluralizable:
-                if msg.string:
-                    out.setdefault(key, {})[lang] = msg.string
-                continue
-            for category in PLURAL_CATEGORIES:
-                # a number of that category (5 where the language has none: its "many" or
-                # "other" form), and the form the catalogue gives that number
-                n = next((n for n in range(200) if rule(n) == category), 5)
-                form = msg.string[pick(n)] if pick(n) < len(msg.string) else ""
-                if form:
-                    name = key if category == "other" else f"{key}_{category}"
-                    out.setdefault(name, {})[lang] = form
+        for key, text in entries_of(kind, lang).items():
+            out.setdefault(key, {})[lang] = text
     return out
 
 
@@ -122,20 +132,23 @@ def texts() -> dict[str, dict[str, str]]:
     return entries("screen")
 
 
+def known(key: str) -> bool:
+    """Is `key` a screen text in some language? (English first: it has every key.)"""
+    return key in entries_of("screen", "en") or key in texts()
+
+
 def t(key: str, lang: str) -> str:
     """A screen text in `lang` (English where a language lacks it; the key where all do)."""
-    entry = texts().get(key, {})
-    return entry.get(lang) or entry.get("en") or key
+    return entries_of("screen", lang).get(key) or entries_of("screen", "en").get(key) or key
 
 
 def word(key: str, lang: str) -> str:
     """A word for a note: a screen text, else a clip's text (role names), else the key. (The
     clips' texts are read here, from the catalogue both keep, not through the sound package:
     the words are below the voice.)"""
-    if key in texts():
+    if known(key):
         return t(key, lang)
-    said = entries("voice").get(key, {})
-    return said.get(lang) or said.get("en") or key
+    return entries_of("voice", lang).get(key) or entries_of("voice", "en").get(key) or key
 
 
 def note_text(key: str, fields: tuple[tuple[str, str], ...], lang: str) -> str:

@@ -231,8 +231,8 @@ def protocol_pdf(rec: GameRecord, path: Path) -> Path:
 
 def _title(fmt_id: str, lang: str = "en") -> str:
     """The format's name in the sheet's language (a club's own format: its title)."""
-    from ..words import t, texts
-    if f"format_{fmt_id}" in texts():
+    from ..words import known, t
+    if known(f"format_{fmt_id}"):
         return t(f"format_{fmt_id}", lang)
     try:
         from ..rules import find_format

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..sound.catalogue import role_name
-from ..words import language, spans, texts
+from ..words import known, language, spans
 from .model import HostView, PublicState, SeatView, t
 
 SIZE = (800, 480)
@@ -225,7 +225,7 @@ def seat_role(role: str, lang: str, big: bool) -> str:
     """A role's name beside its seat: at a big table its short form where the language has
     one ("Мирный" for "Мирный житель", too wide between 30 seats), else its name."""
     short = f"short_{role}"
-    if big and short in texts():
+    if big and known(short):
         return t(short, lang)
     return role_name(role, lang)
 

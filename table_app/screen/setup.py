@@ -11,8 +11,8 @@ from typing import Any
 from .. import limits
 from ..paths import config_dir, write_private
 from ..rules import BUILTIN_FORMATS, Format, find_format
-from ..words import LANGS, language
-from .model import t, texts
+from ..words import LANGS, known, language
+from .model import t
 from .names import capitals, clean_name
 from .render import AMBER, BG, BUTTON, DIM, SIZE, TEXT, Button, Painter, _button, name_lines
 
@@ -214,7 +214,7 @@ def format_title(fmt_id: str, lang: str, house: dict[str, Format] | None = None)
     if house and fmt_id in house:
         return house[fmt_id].title
     key = f"format_{fmt_id}"
-    return t(key, lang) if key in texts() else find_format(fmt_id).title
+    return t(key, lang) if known(key) else find_format(fmt_id).title
 
 
 def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
