@@ -106,3 +106,16 @@ def test_each_language_quotes_with_its_own_marks_only() -> None:
             "language:") for text in ([m.string] if isinstance(m.string, str) else m.string)
                 for ch in text if ch in marks}
         assert used <= own, (lang, used - own)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_role_has_one_name_on_the_host_screen(lang: str) -> None:
+    # trial 13: the role list said "Бомж" and the night's choices "Выбор (Бродяга): 17";
+    # Uzbek's "Yakudza" was "Yakuza" in its window
+    from table_app.rules.roles import DECISION, ROLE
+    from table_app.sound.catalogue import role_name
+    from table_app.words import t
+    named = {d: (t(f"window_{d}", lang), role_name(d, lang)) for d in DECISION if d in ROLE}
+    assert named
+    assert all(window == role for window, role in named.values()), {
+        d: pair for d, pair in named.items() if pair[0] != pair[1]}
