@@ -334,8 +334,11 @@ def test_a_game_at_the_virtual_table_ends_in_the_records_with_its_sheet(tmp_path
     recorder = Recorder(app, lambda: names, host="Levan", local=url, note=notes.append)
     app.observers.append(recorder)
     table = run_virtual(app, bots, clock)
-    # the host's screen between games: the season's best five, from the records
-    assert len(recorder.top) == 5 and all(name in NAMES for name, _ in recorder.top)
+    # the host's screen between games: the season's points table, from the records: every
+    # named player, best first (the screen groups those level on points)
+    assert sorted(name for name, _ in recorder.top) == sorted(NAMES)
+    assert [score for _, score in recorder.top] == sorted(
+        (score for _, score in recorder.top), reverse=True)
     assert table.stage == "over"
     db = Records(url)
     [g] = db.games()

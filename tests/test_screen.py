@@ -530,6 +530,19 @@ def test_between_games_the_host_sees_the_seasons_rating(tmp_path: Path) -> None:
     assert "Rating" in drawn and drawn.index("Nino — 4.2") < drawn.index("Giorgi — 1")
     assert not any(d.startswith(("1.", "2.")) for d in drawn), drawn
     assert not painter.overflows
+    # trial 13: seven players level on a point, and the "best five" shown were the first
+    # five by the alphabet: the level ones go on one row, as many names as fit, "+N" more
+    drawn.clear()
+    level = tuple((name, 1.0) for name in ("Ana", "Beka", "Dato", "Eka", "Gio", "Keti",
+                                           "Nika", "Salome", "Tamar", "Zura"))
+    draw_host(painter, _surface(), replace(hv, rating=(("Nino", 2.0),) + level),
+              None, None, None)
+    rows = drawn[drawn.index("Rating") + 1:drawn.index("Rating") + 3]
+    assert rows[0] == "Nino — 2"
+    assert rows[1].startswith("Ana, Beka") and rows[1].endswith(" — 1"), rows
+    shown = rows[1].removesuffix(" — 1").split(" +")
+    assert len(shown[0].split(", ")) + (int(shown[1]) if len(shown) > 1 else 0) == len(level)
+    assert not painter.overflows
     drawn.clear()
     draw_host(painter, _surface(), hv, None, None, None)     # no records yet: no rating
     assert "Rating" not in drawn

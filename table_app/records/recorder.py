@@ -269,9 +269,11 @@ class Recorder:
         """The table closes: a wait between tries ends (the games stay for the next start)."""
         self._stop.set()
 
-    def season_top(self, n: int = 5) -> tuple[tuple[str, float], ...]:
+    def season_top(self) -> tuple[tuple[str, float], ...]:
         """This year's points table at this club, best first (named players only): a point
-        for each game won, as `records rating` ranks (the host can explain every figure)."""
+        for each game won, as `records rating` ranks (the host can explain every figure).
+        Whole: where the screen's rows end, players level on points go together (the first
+        five of seven level on one point were shown, by the alphabet, as the best five)."""
         from .rating import season, standings
         if self.records is None:
             return ()
@@ -279,4 +281,4 @@ class Recorder:
             games = season(self.records.games(club=self.club), str(datetime.now(UTC).year))
         except RecordsError:
             return ()
-        return tuple((st.name, float(st.points)) for st in standings(games)[:n])
+        return tuple((st.name, float(st.points)) for st in standings(games))

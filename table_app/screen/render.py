@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import groupby
 from pathlib import Path
 from typing import Any
 
@@ -813,11 +814,28 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         p.text(surf, t("rating", lang), (x, y), 16, BLUE, True, width=w)
         y += 22
         # best first, each with his points ("Nino — 3"): "1. Дмитрий Петров 1" read as
-        # seat 1 (he sat at 3)
-        for name, score in view.rating[:5]:
-            p.text(surf, f"{name} — {score:g}", (x, y), 14, width=w)
+        # seat 1 (he sat at 3); players level on points on one row ("Nino, Lasha +5 — 1"),
+        # never some of them left out by the alphabet
+        for row in rating_rows(p, view.rating, w)[:5]:
+            p.text(surf, row, (x, y), 14, width=w)
             y += 18
     return y
+
+
+def rating_rows(p: Painter, rating: tuple[tuple[str, float], ...], width: int) -> list[str]:
+    """The season's points table as rows no wider than `width` at 14 px, one a score: its
+    players' names, as many as fit, "+N" for the rest, then the score."""
+    font = p.font(14)
+    rows = []
+    for score, level in groupby(rating, key=lambda named: named[1]):
+        names = [name for name, _ in level]
+        for shown in range(len(names), 0, -1):
+            more = f" +{len(names) - shown}" if shown < len(names) else ""
+            row = f"{', '.join(names[:shown])}{more} — {score:g}"
+            if font.size(row)[0] <= width or shown == 1:
+                rows.append(row)
+                break
+    return rows
 
 
 def _host_notes(p: Painter, surf: Any, view: HostView, at: tuple[int, int, int]) -> None:
