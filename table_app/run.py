@@ -193,7 +193,7 @@ def _setup_screen(pygame: Any, display: Any, area: Any, setup: Any,
                   pulse: Any = None) -> Any:
     """The setup screen until the host starts (the Setup), or closes the window (None).
     `pulse()` runs at least every 0.2 s meanwhile (systemd's watchdog, the pads)."""
-    from .screen.render import Painter
+    from .screen.paint import Painter
     from .screen.setup import draw_setup, handle
     lo, hi = setup.limits()
     pygame.key.start_text_input()         # typed text arrives as TEXTINPUT (an IME's too)
@@ -242,7 +242,7 @@ def _check_screen(pygame: Any, display: Any, area: Any, pads: Any, kind: str,
     check is a rehearsal of the table being set up (its `players`), and saves nothing."""
     from .check import SelfTest
     from .screen.checkscreen import CheckScreen
-    from .screen.render import Painter
+    from .screen.paint import Painter
     from .settings import SettingsError, write_pad_layout
     test = SelfTest(pads, wait=30.0, seats=players if kind == "sim" else None)
     screen = CheckScreen(test, voice, lang)
@@ -704,7 +704,7 @@ class TableWindow:
 
     def _draw(self) -> None:
         from .screen import Names, host_view
-        from .screen.render import clock_line
+        from .screen.tableview import clock_line
         app = self.app
         assert app is not None
         table = app.table

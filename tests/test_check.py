@@ -221,7 +221,7 @@ def test_the_check_on_the_host_screen_in_the_tables_language_with_the_voice() ->
     from pad_rigs import FakeRig
 
     from table_app.screen.checkscreen import CheckScreen
-    from table_app.screen.render import Painter
+    from table_app.screen.paint import Painter
     from table_app.table.virtual import Recorder
     pygame.display.init()
     rig = FakeRig()

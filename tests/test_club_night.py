@@ -10,8 +10,10 @@ import pygame
 import pytest
 
 from table_app.screen import Names, Screen, host_view, public_state
-from table_app.screen.render import SIZE, Painter, draw_host, draw_public
+from table_app.screen.host import draw_host
+from table_app.screen.paint import SIZE, Painter
 from table_app.screen.setup import Setup, draw_setup, handle
+from table_app.screen.tableview import draw_public
 from table_app.table.virtual import run_virtual, virtual_table
 from table_app.words import LANGS
 
@@ -998,7 +1000,8 @@ def test_the_public_window_says_whose_turn_it_is_to_see_his_role_not_who_speaks(
 def test_a_double_name_breaks_at_its_own_hyphen() -> None:
     # a ninth trial host's 'ალექსანდრე-კონსტანტი' stood as "ალექსანდრ-" over
     # "ე-კონსტანტი": broken beside its hyphen, read as two other names
-    from table_app.screen.render import LABEL_W, name_lines
+    from table_app.screen.labels import LABEL_W
+    from table_app.screen.names import name_lines
     p = Painter()
     for name in ("ალექსანდრე-კონსტანტი", "Салтанат-Шахризода"):
         rows = name_lines(p, name, LABEL_W)
@@ -1163,7 +1166,7 @@ def test_the_pad_simulator_shows_the_clock_clear_of_its_pads(tmp_path: Path,
     # missed night windows and deal turns: the simulator showed no clock
     from table_app.clock import FakeClock
     from table_app.pads.sim import SimPads
-    from table_app.screen.render import clock_line
+    from table_app.screen.tableview import clock_line
     app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="city",
                                         players=players, seats=players, lang="ru")
     table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
@@ -1215,15 +1218,15 @@ def test_labels_at_twelve_seats_are_moved_to_read_surely_as_their_own(
     # placed first-fit, seat by seat); now the least sure labels are moved to surer places
     import math
 
-    from table_app.screen import render
+    from table_app.screen import labels, tableview
     got = []
-    real = render.small_labels
+    real = tableview.small_labels
 
     def spy(p, centres, labels, r, area):  # type: ignore[no-untyped-def]
         out = real(p, centres, labels, r, area)
         got.append((centres, out))
         return out
-    monkeypatch.setattr(render, "small_labels", spy)
+    monkeypatch.setattr(tableview, "small_labels", spy)
     names = Names(dict(enumerate(("ნინო ბერიაშვილი", "ალექსანდრე-კონსტანტი", "გიორგი",
                                   "ლევანი", "თამარი", "დავითი", "მარიამი", "ნიკა", "ანა",
                                   "ლაშა", "სალომე", "ზურაბი"), 1)))
@@ -1233,19 +1236,19 @@ def test_labels_at_twelve_seats_are_moved_to_read_surely_as_their_own(
     draw_host(Painter(), _surface(), host_view(table, names, now=clock.now()),
               hide_roles=False)
     centres, placed = got[0]
-    font = Painter().font(render.LABEL_SIZE)
+    font = Painter().font(labels.LABEL_SIZE)
 
     def gap(b: tuple[int, int, int, int], at: tuple[int, int]) -> float:
         nx, ny = min(max(at[0], b[0]), b[0] + b[2]), min(max(at[1], b[1]), b[1] + b[3])
         return math.hypot(nx - at[0], ny - at[1])
     sure = {}
     for seat, (left, top, rows) in placed.items():
-        box = (left, top, min(render.LABEL_W, max(font.size(r)[0] for r, _ in rows)),
-               render.LINE * len(rows))
+        box = (left, top, min(labels.LABEL_W, max(font.size(r)[0] for r, _ in rows)),
+               labels.LINE * len(rows))
         sure[seat] = min(gap(box, at) for s, at in centres.items() if s != seat) \
             / gap(box, centres[seat])
     # (seat 2's three rows of a double name have no surer place than 1.3)
-    assert min(sure.values()) >= render.OWN and sum(v < 1.5 for v in sure.values()) <= 1, sure
+    assert min(sure.values()) >= labels.OWN and sum(v < 1.5 for v in sure.values()) <= 1, sure
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -1324,21 +1327,21 @@ def test_no_label_stands_level_beside_another_seat(tmp_path: Path, hidden: bool,
     # an eleventh trial host peeking at the roles: seat 8's name and role, over seat 8,
     # stood level with seat 9 on 9's inner side ("Salome ... Mafioso" read as seat 9's),
     # and seat 9's beside seat 8
-    from table_app.screen import render
+    from table_app.screen import labels, tableview
     got = []
-    real = render.small_labels
+    real = tableview.small_labels
 
     def spy(p, centres, labels, r, area):  # type: ignore[no-untyped-def]
         out = real(p, centres, labels, r, area)
         got.append((centres, out, r))
         return out
-    monkeypatch.setattr(render, "small_labels", spy)
+    monkeypatch.setattr(tableview, "small_labels", spy)
     names = Names(dict(enumerate(("ნინო ბერიაშვილი", "გია ხარაიშვილი", "ლევან",
                                   "თამარ გელაშვილი", "დავით ლომიძე", "ეკა ჩხეიძე",
                                   "ზურა მაჭავარიანი", "სალომე წერეთელი", "ნიკა",
                                   "მარიამ ჯანელიძე", "გიორგი ხუციშვილი",
                                   "ანა მესხი-ბაქრაძე"), 1)))
-    font = Painter().font(render.LABEL_SIZE)
+    font = Painter().font(labels.LABEL_SIZE)
     for seed in (5, 6, 7):
         app, bots, clock, _ = virtual_table(tmp_path / f"j{seed}", seed=seed,
                                             fmt_id="yakuza", players=12, lang="ka")
@@ -1348,8 +1351,8 @@ def test_no_label_stands_level_beside_another_seat(tmp_path: Path, hidden: bool,
                   hide_roles=hidden)
         centres, placed, r = got[0]
         for seat, (left, top, rows) in placed.items():
-            box = (left, top, min(render.LABEL_W, max(font.size(x)[0] for x, _ in rows)),
-                   render.LINE * len(rows))
+            box = (left, top, min(labels.LABEL_W, max(font.size(x)[0] for x, _ in rows)),
+                   labels.LINE * len(rows))
             if abs(box[0] + box[2] / 2 - centres[seat][0]) <= r / 2:
                 continue                      # straight under or over its own seat
             level = [s for s, (cx, cy) in centres.items() if s != seat

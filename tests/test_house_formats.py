@@ -16,7 +16,7 @@ import pytest
 
 from table_app.rules import BUILTIN_FORMATS, club_formats
 from table_app.rules.format import find_format
-from table_app.screen.render import Painter
+from table_app.screen.paint import Painter
 from table_app.screen.setup import Setup, draw_setup
 from table_app.table.virtual import run_virtual, virtual_table
 from table_app.words import LANGS, t

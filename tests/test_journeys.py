@@ -67,11 +67,11 @@ def _drive(monkeypatch: pytest.MonkeyPatch, desk: tuple[int, int]) -> Window:
     """Watch the app's drawing: every text through the Painter, every frame at flip."""
     from table_app.pads.sim import SimPads
     from table_app.screen import display as display_mod
-    from table_app.screen import render
+    from table_app.screen import paint
     win = Window()
-    text = render.Painter.text
+    text = paint.Painter.text
 
-    def drawn(self, surf, s, pos, size=16, colour=render.TEXT, bold=False,  # type: ignore
+    def drawn(self, surf, s, pos, size=16, colour=paint.TEXT, bold=False,  # type: ignore
               anchor="topleft", width=None):
         before = (len(self.overflows), len(self.shrunk))
         rect = text(self, surf, s, pos, size, colour, bold, anchor, width)
@@ -79,7 +79,7 @@ def _drive(monkeypatch: pytest.MonkeyPatch, desk: tuple[int, int]) -> Window:
             win.problems.append(("cut or shrunk", s, str(size), str(width)))
         win.drawing.append((s, size))
         win.drawing_at.append((s, pygame.Rect(rect)))
-        if s.isdigit() and colour == render.DIM:
+        if s.isdigit() and colour == paint.DIM:
             win.drawing_out.add(int(s))               # a seat out of the game: dimmed
         return rect
 
@@ -100,11 +100,13 @@ def _drive(monkeypatch: pytest.MonkeyPatch, desk: tuple[int, int]) -> Window:
     sim_draw = SimPads.draw
 
     def sim_drawn(self, t=None):  # type: ignore[no-untyped-def]
-        sim_draw(self, t)
+        drew = sim_draw(self, t)
         with win.lock:
             win.sim = list(getattr(self, "said", ()))
+        return drew
 
-    table = render.draw_table
+    from table_app.screen import host, tableview
+    table = tableview.draw_table
 
     def table_drawn(*args, **kwargs):  # type: ignore[no-untyped-def]
         buttons = table(*args, **kwargs)
@@ -114,8 +116,9 @@ def _drive(monkeypatch: pytest.MonkeyPatch, desk: tuple[int, int]) -> Window:
         return buttons
 
     monkeypatch.setattr(SimPads, "draw", sim_drawn)
-    monkeypatch.setattr(render, "draw_table", table_drawn)
-    monkeypatch.setattr(render.Painter, "text", drawn)
+    monkeypatch.setattr(tableview, "draw_table", table_drawn)    # the public view's
+    monkeypatch.setattr(host, "draw_table", table_drawn)         # the host's
+    monkeypatch.setattr(paint.Painter, "text", drawn)
     monkeypatch.setattr(display_mod.Display, "flip", flipped)
     monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [desk])
     return win

@@ -13,8 +13,9 @@ import pytest
 
 from table_app.rules.roles import DECISIONS, ROLES
 from table_app.screen import Names, Screen, Totals, host_view, public_state
+from table_app.screen.labels import seat_xy
 from table_app.screen.model import texts
-from table_app.screen.render import BLUE, SIZE, seat_xy
+from table_app.screen.paint import BLUE, SIZE
 from table_app.table.virtual import run_virtual, virtual_table
 from table_app.words import LANGS
 
@@ -132,7 +133,7 @@ def test_every_text_is_in_every_language() -> None:
 
 
 def test_georgian_renders_with_real_glyphs() -> None:
-    from table_app.screen.render import Painter
+    from table_app.screen.paint import Painter
     p = Painter()
     ka = p.font(20).render("ღამე", True, (255, 255, 255))
     box = p.font(20).render("\uffff\uffff\uffff\uffff", True, (255, 255, 255))
@@ -175,7 +176,7 @@ def test_touch_sends_host_commands(tmp_path: Path) -> None:
 def test_a_tapped_seat_shows_on_the_table_until_it_is_let_go(tmp_path: Path) -> None:
     # the fourth host's trial: a tapped seat's commands came up under the buttons and
     # nothing on the seat changed (which seat had he tapped?); acting for a seat, the same
-    from table_app.screen.render import SEAT, SEAT_PICKED
+    from table_app.screen.paint import SEAT, SEAT_PICKED
     app, bots, clock, totals = _game(tmp_path)
     surf = _surface()
     screen = Screen(surf)
@@ -200,7 +201,8 @@ def test_a_tapped_seat_shows_on_the_table_until_it_is_let_go(tmp_path: Path) -> 
 
 def test_the_winner_breaks_after_its_head_where_one_row_is_too_narrow() -> None:
     # the fourth host's trial: at 20 seats "Winner: The" stood over "Mafia", a role's name
-    from table_app.screen.render import Painter, _middle
+    from table_app.screen.paint import Painter
+    from table_app.screen.tableview import _middle
     from table_app.words import t
     rows: list[str] = []
 
@@ -223,7 +225,8 @@ def test_a_city_speech_says_the_city_has_no_nominations(tmp_path: Path, lang: st
     # the fourth host's trial: at a city table the host looked for nominations (neither the
     # screen nor the README said the city has none: every living seat is on the ballot);
     # the yakuza's speeches still say how he nominates
-    from table_app.screen.render import Painter, draw_host
+    from table_app.screen.host import draw_host
+    from table_app.screen.paint import Painter
     from table_app.words import t
     for fmt, players, key in (("city", 9, "speech_ends_city"),
                               ("yakuza", 12, "speech_ends_nominate")):
@@ -254,7 +257,8 @@ def test_an_introduction_window_says_nobody_chooses(tmp_path: Path) -> None:
     # the fifth host's trial: on the yakuza's first night "Awake: Detective" stood over a
     # dark ring, and presses did nothing: it looked broken (he only opens his eyes that
     # night); the format and the night's number say so, the same whoever holds the role
-    from table_app.screen.render import Painter, draw_host
+    from table_app.screen.host import draw_host
+    from table_app.screen.paint import Painter
     from table_app.words import t
     app, bots, clock, totals = _game(tmp_path)
     seen: dict[tuple[int, str], bool] = {}
@@ -278,7 +282,9 @@ def test_an_introduction_window_says_nobody_chooses(tmp_path: Path) -> None:
 def test_the_vote_totals_show_the_most_votes_first(tmp_path: Path) -> None:
     # the seventh host's trial: at 20 seats the host's screen showed nine totals in seat
     # order, each one vote, and left out seat 18, who left on 3 votes
-    from table_app.screen.render import Painter, draw_host, draw_public
+    from table_app.screen.host import draw_host
+    from table_app.screen.paint import Painter
+    from table_app.screen.tableview import draw_public
     hv, _ = _phases(tmp_path)["over"]
     totals = tuple((s, 1) for s in range(1, 12)) + ((18, 3),)
     pub = dataclasses.replace(hv.public, totals=totals)
@@ -295,7 +301,9 @@ def test_the_vote_totals_show_the_most_votes_first(tmp_path: Path) -> None:
 
 def test_a_name_of_two_words_is_never_cut_inside_one() -> None:
     # the seventh host's trial: "Шахзода Т-" over "ошпулатова" beside a side seat at 20
-    from table_app.screen.render import BIG_SIDE_W, LABEL_W, Painter, big_name
+    from table_app.screen.labels import BIG_SIDE_W, LABEL_W
+    from table_app.screen.names import big_name
+    from table_app.screen.paint import Painter
     p = Painter()
     for name, width in (("Шахзода Тошпулатова", BIG_SIDE_W), ("Нодира Абдурахманова", BIG_SIDE_W),
                         ("Шахзода Тошпулатова", LABEL_W - 20)):
@@ -336,7 +344,7 @@ def test_views_speak_the_game_language(tmp_path: Path, lang: str) -> None:
 
 
 def test_setup_chooses_the_game_and_remembers_names(tmp_path: Path) -> None:
-    from table_app.screen.render import Painter
+    from table_app.screen.paint import Painter
     from table_app.screen.setup import Setup, draw_setup, load_names, save_names
     setup = Setup()
     setup.command(("format",))
@@ -365,8 +373,9 @@ def test_the_room_has_a_window_of_its_own_that_shows_the_public_view(tmp_path: P
     """Never the host's screen mirrored: a second window drawn from the public state only."""
     import pygame
 
+    from table_app.screen.paint import Painter
     from table_app.screen.public import PublicWindow
-    from table_app.screen.render import Painter, draw_public
+    from table_app.screen.tableview import draw_public
 
     pygame.display.init()
     host = pygame.display.set_mode((800, 480))
@@ -410,8 +419,7 @@ def test_the_host_reads_what_the_voice_says_and_every_private_result(tmp_path: P
 
 @pytest.mark.parametrize("lang", ["ka", "uz"])
 def test_the_host_screen_speaks_the_tables_language(tmp_path: Path, lang: str) -> None:
-    from table_app.screen.render import role_name
-    from table_app.sound.catalogue import text
+    from table_app.sound.catalogue import role_name, text
     app, bots, clock, _ = virtual_table(tmp_path / "j", seed=14, lang=lang)
     table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "night"
                         and t.game.night_no == 2 and t.game.step == "windows" and bool(t.asked))
@@ -431,8 +439,10 @@ def test_every_text_fits_its_box_in_every_language(tmp_path: Path, lang: str) ->
     """Every screen, every language: a text wider than its box even at a smaller size fails
     (cut with an ellipsis, it would hide words from the host), so does one shrunk below
     the readable size, and so does an English text on a screen in another language."""
-    from table_app.screen.render import MIN_SIZE, Painter, draw_host, draw_public
+    from table_app.screen.host import draw_host
+    from table_app.screen.paint import MIN_SIZE, Painter
     from table_app.screen.setup import Setup, draw_setup
+    from table_app.screen.tableview import draw_public
     from table_app.words import entries
     edges: list[tuple[str, pygame.Rect]] = []
 
@@ -519,7 +529,8 @@ def test_every_text_fits_its_box_in_every_language(tmp_path: Path, lang: str) ->
 def test_between_games_the_host_sees_the_seasons_rating(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from table_app.screen.render import Painter, draw_host
+    from table_app.screen.host import draw_host
+    from table_app.screen.paint import Painter
     hv, _ = _phases(tmp_path)["over"]
     painter = Painter(keep=True)
     drawn = painter.drawn
@@ -552,7 +563,7 @@ def test_the_setup_screen_says_why_the_table_opened_there_in_every_language() ->
     # a journal set aside and a mistaken setting: both headlines whole, in the screen's
     # language, with their details, clear of every button
     from table_app.screen.model import t
-    from table_app.screen.render import Painter
+    from table_app.screen.paint import Painter
     from table_app.screen.setup import Setup, draw_setup
 
     notices = [("settings_bad", "/var/lib/table-app/config/table-app/settings.toml: volume "
@@ -618,7 +629,7 @@ def test_the_hosts_notes_are_in_his_language_and_last_one_phase(tmp_path: Path) 
 def test_vote_totals_stay_up_until_the_host_taps_on(tmp_path: Path) -> None:
     # "2:11" beside the clock, gone a second or two after the vote (the screen was never
     # given the kept totals): now "№2 — 11" on both screens until the host taps
-    from table_app.screen.render import total_text
+    from table_app.screen.tableview import total_text
     app, bots, clock, totals = _game(tmp_path, fmt_id="classic", players=11)
     app.table.on_effects = totals
     table = run_virtual(app, bots, clock, until=lambda t: bool(totals.last))
@@ -673,7 +684,7 @@ def test_hide_roles_leaves_nothing_on_the_seats_that_says_who_holds_what(
 def test_names_typed_as_text_input_and_on_the_touch_keyboard(tmp_path: Path) -> None:
     # only key presses were read, so a name typed in Georgian or Cyrillic through an input
     # method was lost; and the 7-inch panel had no keyboard at all
-    from table_app.screen.render import Painter
+    from table_app.screen.paint import Painter
     from table_app.screen.setup import Setup, draw_setup, handle
     from table_app.words import language
     setup = Setup(lang="ka")
@@ -756,7 +767,7 @@ def test_names_typed_as_text_input_and_on_the_touch_keyboard(tmp_path: Path) -> 
 
 def test_the_setup_screen_names_the_formats_in_its_language() -> None:
     # "City (4-30 players, ...)" and "MAFIA.GE Yakuza format" on a Russian setup screen
-    from table_app.screen.render import Painter
+    from table_app.screen.paint import Painter
     from table_app.screen.setup import Setup, draw_setup
     for fmt, ru in (("yakuza", "Формат MAFIA.GE с якудза"), ("classic", "Классика"),
                     ("city", "Город (4-30 игроков)")):
@@ -775,7 +786,9 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
     was cut to "Мирный ж..."); at 14 px, in a colour that reads on the dark (finding 11:
     they were 10 px, the roles grey), one line a seat: its name, or its role while the
     host sees the roles."""
-    from table_app.screen.render import BG, BIG_LABEL_W, BIG_SIDE_W, Painter, draw_host
+    from table_app.screen.host import draw_host
+    from table_app.screen.labels import BIG_LABEL_W, BIG_SIDE_W
+    from table_app.screen.paint import BG, Painter
     from table_app.words import t
     drawn: list[tuple[str, pygame.Rect]] = []
     fouls: list[tuple[str, pygame.Rect]] = []
@@ -859,7 +872,7 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
 def test_a_big_table_s_names_are_typed_on_pages_of_twelve(lang: str) -> None:
     # at 30 players the setup screen drew 30 name buttons in columns of six: seats 13-30 ran
     # off the host's 800 px panel, and their names could not be typed
-    from table_app.screen.render import Painter
+    from table_app.screen.paint import Painter
     from table_app.screen.setup import Setup, draw_setup
     painter = Painter(keep=True)
     surf = _surface()
@@ -964,14 +977,9 @@ def test_a_long_name_beside_a_big_tables_seat_is_whole_or_initialled() -> None:
     Beside a side seat, where the seats stand far enough apart (up to 24 at the panel's
     height), it goes on two rows, whole; where one row is all there is (30 seats, and the
     ends' seats), its first name and initials, or its first name."""
-    from table_app.screen.render import (
-        BIG_LABEL_W,
-        BIG_LINE,
-        BIG_SIDE_W,
-        Painter,
-        big_name,
-        big_pitch,
-    )
+    from table_app.screen.labels import BIG_LABEL_W, BIG_LINE, BIG_SIDE_W, big_pitch
+    from table_app.screen.names import big_name
+    from table_app.screen.paint import Painter
     from tests.test_journeys import LONG_NAMES
     p = Painter()
     font = p.font(14)
@@ -1005,7 +1013,8 @@ def test_a_small_table_s_names_roles_and_fouls_stand_apart_in_every_language(
     awake and asked, paused: no label cut or shrunk, on another label, on a seat (with its
     awake mark), on a fouls' mark or on the table's middle; each seat's fouls in its own
     circle; each seat the nearest to a label of its own."""
-    from table_app.screen.render import Painter, draw_host
+    from table_app.screen.host import draw_host
+    from table_app.screen.paint import Painter
     from table_app.words import t
     from tests.test_journeys import LONG_NAMES
     drawn: list[tuple[str, pygame.Rect]] = []
@@ -1083,7 +1092,7 @@ def test_every_question_the_host_is_asked_is_whole(lang: str) -> None:
     """A question that asks once more (a removal, a next deal, Start past seats that never
     looked, Setup out of a game) has three rows beside its button: the Georgian "leave this
     game for the setup screen?" lost its last words on the panel."""
-    from table_app.screen.render import Painter, wrap
+    from table_app.screen.paint import Painter, wrap
     from table_app.words import t
     p = Painter()
     for ask in (t("confirm_next", lang), t("confirm_setup", lang),

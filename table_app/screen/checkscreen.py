@@ -8,7 +8,7 @@ from typing import Any
 
 from ..check import CheckReport, SelfTest
 from ..words import t
-from .render import AMBER, BG, DIM, GREEN, ORANGE, SIZE, TEXT, Button, Painter, _button, wrap
+from .paint import AMBER, BG, DIM, GREEN, ORANGE, SIZE, TEXT, Button, Painter, button, wrap
 
 
 class CheckScreen:
@@ -82,9 +82,9 @@ class CheckScreen:
                 p.text(surf, t("check_waiting", lang).format(s=left), (24, 244), 18, TEXT,
                        width=w)
             # a way out, and a way on, at every prompt (a seat without a pad waited 30 s)
-            buttons.append(_button(p, surf, (24, bottom[0], 260, bottom[1]), ("skip",),
+            buttons.append(button(p, surf, (24, bottom[0], 260, bottom[1]), ("skip",),
                                    t("check_skip", lang)))
-            buttons.append(_button(p, surf, (SIZE[0] - 224, bottom[0], 200, bottom[1]),
+            buttons.append(button(p, surf, (SIZE[0] - 224, bottom[0], 200, bottom[1]),
                                    ("cancel",), t("cancel", lang)))
             return buttons
         y = 64
@@ -109,7 +109,7 @@ class CheckScreen:
         for i, (text, colour) in enumerate(shown):
             c, r = divmod(i, max(1, rows)) if rows else (0, 0)
             p.text(surf, text, (24 + c * cw, y + 18 * r), 14, colour, width=cw - 8)
-        buttons.append(_button(p, surf, (SIZE[0] - 224, bottom[0], 200, bottom[1]), ("done",),
+        buttons.append(button(p, surf, (SIZE[0] - 224, bottom[0], 200, bottom[1]), ("done",),
                                t("done", lang)))
         return buttons
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from .model import HostView
-from .render import SIZE, Screen
+from .paint import SIZE
+from .render import Screen
 
 
 class PublicWindow:

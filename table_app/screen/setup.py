@@ -13,11 +13,11 @@ from ..paths import config_dir, write_private
 from ..rules import BUILTIN_FORMATS, Format, find_format
 from ..words import LANGS, known, language
 from .model import t
-from .names import capitals, clean_name
-from .render import AMBER, BG, BUTTON, DIM, SIZE, TEXT, Button, Painter, _button, name_lines
+from .names import capitals, clean_name, name_lines
+from .paint import AMBER, BG, BUTTON, DIM, SIZE, TEXT, Button, Painter, button
 
-#: the longest name a seat takes ("Константин Константинопольский" is cut, and the setup
-#: screen says so as he types: "КонстантинКонс" went onto a protocol sheet unannounced);
+#: the longest name a seat takes (a letter past it is refused, and the setup screen says so
+#: as he types: "КонстантинКонс" went onto a protocol sheet unannounced);
 #: the records' commands take the same (table_app.limits)
 NAME_LIMIT = limits.NAME_LIMIT
 #: name buttons on one page of the setup screen
@@ -230,13 +230,13 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
         p.text(surf, t(key, lang), (24, y + 10), 18, width=140)
         if key == "host_name":
             # the host's own name, on every protocol sheet (typed as a player's)
-            buttons.append(_button(p, surf, (170, y, 290, 40), ("host",), value))
+            buttons.append(button(p, surf, (170, y, 290, 40), ("host",), value))
         elif key == "players":
-            buttons.append(_button(p, surf, (170, y, 44, 40), ("fewer",), "-"))
+            buttons.append(button(p, surf, (170, y, 44, 40), ("fewer",), "-"))
             p.text(surf, value, (240, y + 8), 22, TEXT, True)
-            buttons.append(_button(p, surf, (290, y, 44, 40), ("more",), "+"))
+            buttons.append(button(p, surf, (290, y, 44, 40), ("more",), "+"))
         else:
-            buttons.append(_button(p, surf, (170, y, 290, 40), (key,), value))
+            buttons.append(button(p, surf, (170, y, 290, 40), (key,), value))
     pages = (s.players - 1) // NAMES_PAGE + 1
     if pages > 1:
         # a big table's names, twelve to a page: a tab a page, the shown one lit
@@ -246,7 +246,7 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
             if k == s.page:
                 p.pg.draw.rect(surf, AMBER, (rect[0] - 2, rect[1] - 2, rect[2] + 4,
                                              rect[3] + 4), border_radius=8)
-            buttons.append(_button(p, surf, rect, ("page", str(k)), f"{first}-{last}"))
+            buttons.append(button(p, surf, rect, ("page", str(k)), f"{first}-{last}"))
     first = s.page * NAMES_PAGE + 1
     # with notices the names' rows close up, to leave the notices room under them at 14 px
     pitch = 46 if s.notices else 56
@@ -260,8 +260,8 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
         keys = draw_keyboard(p, surf, s)
         top = min(b.rect[1] for b in keys) - 40
         return keys + [b for b in buttons if b.rect[1] + b.rect[3] <= top]
-    buttons.append(_button(p, surf, (24, SIZE[1] - 70, 200, 50), ("start",), t("start", lang)))
-    buttons.append(_button(p, surf, (240, SIZE[1] - 70, 200, 50), ("check",),
+    buttons.append(button(p, surf, (24, SIZE[1] - 70, 200, 50), ("start",), t("start", lang)))
+    buttons.append(button(p, surf, (240, SIZE[1] - 70, 200, 50), ("check",),
                            t("check_table", lang)))
     # below the choices, then beside Start and Check: the room the screen has left
     _notices(p, surf, s.notices, lang, [(24, 314, 436, 90),
@@ -276,14 +276,14 @@ def _name_button(p: Painter, surf: Any, rect: tuple[int, int, int, int],
     font = p.font(14)
     width = rect[2] - 8
     if font.size(label)[0] <= width:
-        return _button(p, surf, rect, cmd, label)
+        return button(p, surf, rect, cmd, label)
     # broken as a label beside a seat is: between words, at a name's own hyphen, else with
     # a hyphen of its own (letter by letter, with the rest joined by a space, gave
     # "ალექსანდრე-კონსტ ანტი")
     # (a name too long for two rows: "3. Konstantin K.", its seat's number kept)
     rows = name_lines(p, label, width, keep=1)
     if len(rows) == 1:
-        return Button(_button(p, surf, rect, cmd, rows[0]).rect, cmd, label)
+        return Button(button(p, surf, rect, cmd, rows[0]).rect, cmd, label)
     p.pg.draw.rect(surf, BUTTON, rect, border_radius=6)
     top = rect[1] + rect[3] // 2 - 9
     for i, row in enumerate(rows):
@@ -315,7 +315,7 @@ def draw_keyboard(p: Painter, surf: Any, s: Setup) -> list[Button]:
         kw = min(64, (SIZE[0] - 16) // len(keys))
         x0 = (SIZE[0] - kw * len(keys)) // 2
         for i, key in enumerate(keys):
-            buttons.append(_button(p, surf, (x0 + i * kw + 2, top + 34 + r * 48, kw - 4, 44),
+            buttons.append(button(p, surf, (x0 + i * kw + 2, top + 34 + r * 48, kw - 4, 44),
                                    ("key", key), key, 22))
     y = top + 34 + 3 * 48
     nxt = s.editing % s.players + 1 if s.editing else 0
@@ -327,7 +327,7 @@ def draw_keyboard(p: Painter, surf: Any, s: Setup) -> list[Button]:
                              ((424, y, 110, 44), ("clear",), t("clear_name", s.lang)),
                              ((542, y, 112, 44), ("key", "\b"), "⌫"),
                              ((662, y, 130, 44), ("key", "\r"), "OK")):
-        buttons.append(_button(p, surf, rect, cmd, label))
+        buttons.append(button(p, surf, rect, cmd, label))
     return buttons
 
 
