@@ -125,3 +125,43 @@ def test_the_big_table_bench_taps_each_of_three_emulated_controllers() -> None:
     assert p50["taps"] == 6 and p50["value"] <= p99["value"]
     # every board was linked to the table once, paired, and kept its link
     assert all(s["connects"] == 1 and s["disconnects"] == 0 for s in p50["links"].values())
+
+
+def test_a_process_wakeups_are_counted_over_all_its_threads() -> None:
+    # the idle figure counts a process's wakeups: a child whose second thread sleeps 100
+    # times is switched in at least 100 times more than before
+    from table_app.tools.bench_idle import wakeups
+
+    code = ("import threading, time, sys\n"
+            "print('up', flush=True); sys.stdin.readline()\n"
+            "def nap():\n"
+            "    for _ in range(100):\n"
+            "        time.sleep(0.002)\n"
+            "    print('slept', flush=True)\n"
+            "    sys.stdin.read()\n"
+            "threading.Thread(target=nap).start()\n")
+    child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "up\n"
+        before = wakeups(child.pid)
+        assert child.stdin is not None
+        child.stdin.write("\n")
+        child.stdin.flush()
+        assert child.stdout.readline() == "slept\n"
+        after = wakeups(child.pid)                 # the napping thread still lives
+    finally:
+        child.communicate("", timeout=30)
+    assert after - before >= 100
+
+
+def test_the_idle_bench_measures_the_start_and_three_screens_beside_a_bare_window() -> None:
+    proc = subprocess.run([sys.executable, "-m", "table_app.bench", "idle", "--seconds",
+                           "0.6", "--json"], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    figures = {f["name"]: f for f in map(json.loads, proc.stdout.splitlines())}
+    assert list(figures) == ["start_to_ready"] + [
+        f"idle_{what}_{screen}" for screen in ("setup", "night", "speech")
+        for what in ("cpu", "wakeups")]
+    for f in figures.values():
+        assert f["value"] > 0 and f["floor"] > 0 and len(f["runs"]) == 3 and f["target"]
