@@ -631,6 +631,12 @@ class TableWindow:
                 self.screen.last = None
             elif self.display.key(e):
                 self.screen.last = None         # the other pane: drawn again
+            elif e.type == pygame.KEYDOWN and e.key == pygame.K_ESCAPE:
+                # Escape backs out of a question of the host's own, on the screen or half
+                # typed (a trial host found no way out of "Disqualify #4?" but another seat)
+                self.screen.dismiss()
+                self.keys.mode = []
+                self.screen.last = None
             elif e.type == pygame.KEYDOWN and e.key == pygame.K_s and not self.keys.mode \
                     and self._unseen():
                 # S past seats that never looked at their role asks once more, as the

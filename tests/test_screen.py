@@ -173,6 +173,27 @@ def test_touch_sends_host_commands(tmp_path: Path) -> None:
     assert _press(screen, app, ("disqualify", "4")) == ("disqualify", "4")
 
 
+def test_undo_a_tap_beside_the_buttons_or_escape_back_out_of_an_open_question(
+        tmp_path: Path) -> None:
+    # trial 14: "Disqualify #4? Tap again" had no way out but another seat; a host tapped
+    # Undo ("Отменить", "გაუქმება") to back out, and it undid his foul on seat 15 instead
+    app, bots, clock, totals = _game(tmp_path)
+    screen = Screen(_surface())
+    screen.selected = 4
+    assert _press(screen, app, ("confirm", "disqualify", "4")) is None
+    assert screen.confirm == ("disqualify", "4")
+    assert _press(screen, app, ("undo",)) is None          # the question closes, no undo
+    assert not screen.asking()
+    assert _press(screen, app, ("undo",)) == ("undo",)     # nothing open: Undo undoes
+    screen.selected = 4
+    assert _press(screen, app, ("confirm", "disqualify", "4")) is None
+    assert screen.touch((799, 479)) is None and not screen.asking()   # beside every button
+    screen.selected = 5
+    assert _press(screen, app, ("act", "5")) is None and screen.asking()
+    assert screen.dismiss() and not screen.asking()        # Escape (the window's key)
+    assert not screen.dismiss()
+
+
 def test_a_tapped_seat_shows_on_the_table_until_it_is_let_go(tmp_path: Path) -> None:
     # the fourth host's trial: a tapped seat's commands came up under the buttons and
     # nothing on the seat changed (which seat had he tapped?); acting for a seat, the same

@@ -119,3 +119,12 @@ def test_a_role_has_one_name_on_the_host_screen(lang: str) -> None:
     assert named
     assert all(window == role for window, role in named.values()), {
         d: pair for d, pair in named.items() if pair[0] != pair[1]}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_foul_has_one_name_on_the_screen_and_the_sheet(lang: str) -> None:
+    # trial 14: the screen and the voice said "ფოლი", the protocol sheet's column and
+    # `records show` "შენიშვნები" (remarks)
+    from table_app.words import entries_of, t
+    sheet = entries_of("sheet", lang)["fouls"]
+    assert sheet.lower() == t("fouls", lang).lower(), (sheet, t("fouls", lang))

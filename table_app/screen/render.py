@@ -73,9 +73,25 @@ class Screen:
         self.peek = False
         return True
 
+    def asking(self) -> bool:
+        """Is a question of the host's own open (a seat tapped for its actions, a target to
+        tap for it, a removal waiting for its second tap)?"""
+        return self.selected is not None or self.acting is not None or self.confirm is not None
+
+    def dismiss(self) -> bool:
+        """The open question closed, nothing done (Escape, a tap beside every button, Undo
+        while it is open). True if one was open."""
+        was = self.asking()
+        self.selected = self.acting = self.confirm = None
+        return was
+
     def touch(self, pos: tuple[int, int]) -> tuple[str, ...] | None:
         """A tap: the command of the button under it (a seat selects it for its actions)."""
         for b in self.buttons:
+            if b.hit(pos) and b.cmd == ("undo",) and self.dismiss():
+                # Undo while a question is open backs out of the question: a host tapping it
+                # to leave "Disqualify #4? Tap again" undid his last foul instead
+                return None
             if b.hit(pos):
                 if b.cmd[0] == "seat":
                     seat = int(b.cmd[1])
@@ -104,4 +120,5 @@ class Screen:
                 if b.cmd[0] in ("foul", "disqualify", "assign"):
                     self.selected = None
                 return b.cmd
+        self.dismiss()                              # a tap beside every button: back out
         return None
