@@ -1450,3 +1450,39 @@ def test_the_simulator_draws_a_speakers_countdown_only_when_its_ring_changes() -
     assert changes_in(Fault(), 1.0) == 0.1
     assert pads.changes_in(t0 + 61.0) is None                 # the minute is over
     assert changes >= 5
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_window_nobody_can_choose_in_says_so_to_the_peeking_host_alone(
+        tmp_path: Path, lang: str) -> None:
+    # trial 14: with the Yakuza voted out, the yakuza window still said "no pick held by the
+    # end: the rules pick for them", and no shot ever came; the window must look the same
+    # to the room whoever lives, so the host learns it while he peeks
+    from table_app.words import t
+    app, bots, clock, _ = virtual_table(tmp_path / "g", seed=1, fmt_id="yakuza", players=12,
+                                        lang=lang)
+
+    def at(window: str, idle: bool):  # type: ignore[no-untyped-def]
+        return lambda tb: (tb.stage == "play" and tb.game.phase == "night"
+                           and tb.game.step == "windows" and tb.game.waiting().number >= 2
+                           and tb.game.waiting().window == window
+                           and (tb.game.actor("yakuza") is None) == idle)
+
+    def drawn(table, hidden: bool) -> list[str]:  # type: ignore[no-untyped-def]
+        p = Painter(keep=True)
+        p.drawn = []
+        draw_host(p, _surface(), host_view(table, Names({}), now=clock.now()),
+                  hide_roles=hidden)
+        return " ".join(p.drawn)
+
+    idle_line, rules_line = t("idle_window", lang), t("by_rules", lang)
+    table = run_virtual(app, bots, clock, until=at("yakuza", True))
+    assert host_view(table, Names({})).idle
+    peeked, hidden = drawn(table, False), drawn(table, True)
+    assert idle_line[:20] in peeked and rules_line[:20] not in peeked
+    assert rules_line[:20] in hidden and idle_line[:20] not in hidden
+    # a window someone can still choose in: the rules' line, peeking or not
+    table = run_virtual(app, bots, clock, until=at("doctor", True))
+    view = host_view(table, Names({}))
+    assert not view.idle and view.by_rules
+    assert rules_line[:20] in drawn(table, False) and rules_line[:20] in drawn(table, True)

@@ -47,8 +47,8 @@ def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None
         known = {sv.seat: sv.alive for sv in pub.seats}
         seats = tuple(replace(sv, role="", awake=False, asked=False,
                               alive=known.get(sv.seat, sv.alive)) for sv in seats)
-        view = replace(view, choices=(), notes=tuple(n for n in view.notes
-                                                     if n not in view.secrets))
+        view = replace(view, choices=(), idle=False,
+                       notes=tuple(n for n in view.notes if n not in view.secrets))
     buttons = draw_table(p, surf, seats, pub, True, (0, 0, 480, 480),
                          acting if acting is not None else selected)
     x = 496
@@ -92,7 +92,8 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         p.text(surf, f"{t('awake', lang)}: {t('window_' + view.window, lang)}", (x, y), 18,
                BLUE, True, width=w)
         y += 26
-        said = "meet_only" if view.meet_only else "by_rules" if view.by_rules else ""
+        said = ("meet_only" if view.meet_only else "idle_window" if view.idle
+                else "by_rules" if view.by_rules else "")
         for row in wrap(p, t(said, lang), 14, w)[:2] if said else ():
             p.text(surf, row, (x, y), 14, BLUE, width=w)
             y += 18

@@ -93,6 +93,11 @@ class HostView:
     #: and classic's kills, the Doctor's save: "a pick never held is not cast" and then a
     #: seat died that nobody chose); the format's and the night's number say so
     by_rules: bool = False
+    #: a night window nobody can choose in tonight (the Yakuza out: the Shogun has no order
+    #: to give, and the window runs its time all the same): said to the host only while he
+    #: peeks, since the window looks the same whoever lives (a trial host read "the rules
+    #: pick for them" and told the room of a shot that never came)
+    idle: bool = False
     #: while a ballot that loses a vote not cast is open: how many have voted so far, no
     #: seat and no target (the sum of its totals says as much when it closes; at 20 seats
     #: a host saw no sign that two-step votes went in and thought them lost)
@@ -192,7 +197,7 @@ def host_view(table: Table, names: Names | None = None,
     pub = public_state(table, names, totals, now, no_votes)
     window = ""
     awake: set[int] = set()
-    meet_only = by_rules = False
+    meet_only = by_rules = idle = False
     if table.stage == "play" and g.phase == "night" and g.step == "windows":
         w = g.waiting()
         window = w.window or ""
@@ -203,6 +208,8 @@ def host_view(table: Table, names: Names | None = None,
         by_rules = shape is not None and any(d in g.rules.defaults
                                              and g.rules.from_night[d] <= w.number
                                              for d in shape.decisions)
+        idle = shape is not None and not meet_only and all(
+            g.actor(d) is None for d in shape.decisions if g.rules.from_night[d] <= w.number)
     # the host knows every death at once
     host_obs = {o.seat: o for o in g.observation(E.HOST).seats}
     seats = tuple(replace(sv, alive=host_obs[sv.seat].alive or table.stage in ("deal",
@@ -253,7 +260,7 @@ def host_view(table: Table, names: Names | None = None,
     cast = len(table.held_ballots()) if pub.vote_lost else None
     return HostView(pub, seats, window, choices, notes, alerts, secrets, captions=captions,
                     unseen=unseen, nominating=g.opt["vote"] != "plurality",
-                    meet_only=meet_only, by_rules=by_rules, cast=cast,
+                    meet_only=meet_only, by_rules=by_rules, idle=idle, cast=cast,
                     pending=pending,
                     calling=calling, calling_cards=calling_cards, missing=missing,
                     deal_roles=deal_roles)
