@@ -1486,3 +1486,20 @@ def test_a_window_nobody_can_choose_in_says_so_to_the_peeking_host_alone(
     view = host_view(table, Names({}))
     assert not view.idle and view.by_rules
     assert rules_line[:20] in drawn(table, False) and rules_line[:20] in drawn(table, True)
+
+
+def test_start_is_dimmed_while_a_game_runs(tmp_path: Path) -> None:
+    # trial 14: Start stayed on the host's screen all game and a tap on it at night did
+    # nothing; it keeps its place, dimmed, with no command under it
+    from table_app.words import t
+    app, bots, clock, _ = virtual_table(tmp_path / "g", seed=3, fmt_id="city", players=12)
+    table = run_virtual(app, bots, clock, until=lambda tb: tb.stage == "ready")
+    p = Painter(keep=True)
+    before = draw_host(p, _surface(), host_view(table, Names({})))
+    assert any(b.cmd == ("start",) for b in before)            # before the game: Start
+    table = run_virtual(app, bots, clock, until=lambda tb: tb.game.phase == "night"
+                        and tb.stage == "play")
+    p.drawn = []
+    running = draw_host(p, _surface(), host_view(table, Names({})))
+    assert not any(b.cmd == ("start",) for b in running)
+    assert t("start", "en") in p.drawn                          # still there, dimmed

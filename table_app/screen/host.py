@@ -231,8 +231,15 @@ def _host_commands(p: Painter, surf: Any, view: HostView, x: int) -> list[Button
     each = 300 // min(2, len(row))
     for i, (key, cmd) in enumerate(row):
         top = 384 if len(row) <= 2 else 342 + 40 * (i // 2)
-        buttons.append(button(p, surf, (x + (i % 2) * each, top, each - 5, 36), cmd,
-                               t(key, lang)))
+        rect = (x + (i % 2) * each, top, each - 5, 36)
+        if cmd == ("start",) and pub.phase.startswith(("night", "day")):
+            # the game runs: Start means nothing now (a trial host tapped it at night and
+            # saw nothing happen); it keeps its place, dimmed, so no button moves
+            p.pg.draw.rect(surf, BUTTON, rect, 1, border_radius=6)
+            p.text(surf, t(key, lang), (rect[0] + rect[2] // 2, rect[1] + rect[3] // 2), 14,
+                   DIM, anchor="center", width=rect[2] - 6)
+            continue
+        buttons.append(button(p, surf, rect, cmd, t(key, lang)))
     return buttons
 
 
