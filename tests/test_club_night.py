@@ -1503,3 +1503,17 @@ def test_start_is_dimmed_while_a_game_runs(tmp_path: Path) -> None:
     running = draw_host(p, _surface(), host_view(table, Names({})))
     assert not any(b.cmd == ("start",) for b in running)
     assert t("start", "en") in p.drawn                          # still there, dimmed
+
+
+def test_the_caption_of_the_nominees_is_a_list(tmp_path: Path) -> None:
+    # trial 14: the host's screen showed the voice's "Nominated are players 5 3 2"
+    import re
+
+    from table_app.sound.catalogue import text
+    app, bots, clock, _ = virtual_table(tmp_path / "g", seed=14, fmt_id="yakuza", players=12)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                        and t.game.step == "vote" and len(t.game.candidates) >= 2)
+    head = text("nominees_are", "en")
+    said = [c.text for c in table.captions if c.text.startswith(head)]
+    assert said, [c.text for c in table.captions]
+    assert re.fullmatch(re.escape(head) + r" \d+(, \d+)+", said[-1]), said[-1]

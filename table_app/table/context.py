@@ -121,8 +121,12 @@ class TableContext:
         """Say a line, and show it on the host's screen too (a host without sound is not
         blind): the captions are the words, in the table's language."""
         self.voice.say(line)
-        words = " ".join(text(clip, self.cfg.lang) or clip for clip in line)
-        self.captions.append(Shown(self.now, words))
+        words: list[str] = []
+        for k, clip in enumerate(line):
+            if k and clip.startswith("num_") and line[k - 1].startswith("num_"):
+                words[-1] += ","        # a list of seats: "5, 3, 2" (it read "5 3 2")
+            words.append(text(clip, self.cfg.lang) or clip)
+        self.captions.append(Shown(self.now, " ".join(words)))
         del self.captions[:-20]
 
 
