@@ -150,12 +150,15 @@ def measure(seconds: float) -> list[dict[str, Any]]:
             if screen != "setup":
                 _journal(screen, journal)
             app, _ = _started(_app(str(journal)), env, d)
-            bare, _ = _started([sys.executable, "-c", BARE_WINDOW], env, d)
             cpu: list[float] = []
             cpu_floor: list[float] = []
             woke: list[float] = []
             woke_floor: list[float] = []
+            bare = None
             try:
+                # (inside: a bare window that never came up left the table running, and
+                # tables left behind made later runs' figures)
+                bare, _ = _started([sys.executable, "-c", BARE_WINDOW], env, d)
                 time.sleep(2.0)                      # both up, their first pictures drawn
                 for _ in range(3):
                     a0, b0 = cpu_seconds(app.pid), cpu_seconds(bare.pid)
@@ -169,7 +172,8 @@ def measure(seconds: float) -> list[dict[str, Any]]:
                     woke_floor.append((wakeups(bare.pid) - v0) / wall)
             finally:
                 _stop(app)
-                _stop(bare)
+                if bare is not None:
+                    _stop(bare)
             figs.append(_figure(f"idle_cpu_{screen}", "% of a core", cpu, cpu_floor))
             figs.append(_figure(f"idle_wakeups_{screen}", "/s", woke, woke_floor))
     for f in figs:
