@@ -96,6 +96,8 @@ def entries_of(kind: str, lang: str) -> dict[str, str]:
     language at a time: the setup screen needs its own and English, and reading all four
     with their plural rules was a sixth of the table's start.)"""
     out: dict[str, str] = {}
+    if lang not in LANGS:
+        return out            # (a game recorded in a language this table has not: English)
     cat = catalogue(lang)
     pick = gettext.c2py(cat.plural_expr)
     for msg in cat:

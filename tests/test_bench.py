@@ -47,6 +47,12 @@ def test_a_ratio_is_the_median_of_each_repetitions_own_ratio() -> None:
     assert (fig["value"], fig["floor"]) == (4.0, 3.0)
 
 
+def _child(code: str) -> subprocess.Popen[str]:
+    """A Python child running `code`, talked to through its stdin and stdout."""
+    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+
+
 def test_a_process_cpu_time_is_read_finer_than_a_clock_tick() -> None:
     # the idle figure reads another process's CPU time over 2 s windows: in clock ticks
     # (10 ms) an idle loop's share moved in steps of 0.5 %. A child spins 25 ms of CPU in a
@@ -60,8 +66,7 @@ def test_a_process_cpu_time_is_read_finer_than_a_clock_tick() -> None:
             "        pass\n"
             "th = threading.Thread(target=spin); th.start(); th.join()\n"
             "print('spun', flush=True); sys.stdin.read()\n")
-    child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True)
+    child = _child(code)
     try:
         assert child.stdout is not None and child.stdout.readline() == "spun\n"
         spent = cpu_seconds(child.pid)
@@ -140,8 +145,7 @@ def test_a_process_wakeups_are_counted_over_all_its_threads() -> None:
             "    print('slept', flush=True)\n"
             "    sys.stdin.read()\n"
             "threading.Thread(target=nap).start()\n")
-    child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True)
+    child = _child(code)
     try:
         assert child.stdout is not None and child.stdout.readline() == "up\n"
         before = wakeups(child.pid)

@@ -128,3 +128,11 @@ def test_a_foul_has_one_name_on_the_screen_and_the_sheet(lang: str) -> None:
     from table_app.words import entries_of, t
     sheet = entries_of("sheet", lang)["fouls"]
     assert sheet.lower() == t("fouls", lang).lower(), (sheet, t("fouls", lang))
+
+
+def test_a_language_this_table_has_not_reads_in_english() -> None:
+    # a game imported from a league table in another language: its sheet and `records show`
+    # read in English, as before the words were read a language at a time
+    from table_app.words import t, word
+    assert "hy" not in LANGS
+    assert t("fouls", "hy") == t("fouls", "en") and word("doctor", "hy") == word("doctor", "en")
