@@ -206,9 +206,7 @@ class Recorder:
         taken = 0
         for f in files:
             try:
-                if self.records is None:
-                    self.records = _store().Records(self.local_url or _store().default_url())
-                added, _ = self.records.import_json(f.read_text(encoding="utf-8"))
+                added, _ = self._records().import_json(f.read_text(encoding="utf-8"))
             except (RecordsError, OSError, ValueError) as e:
                 self.note(f"a game kept in {f} is not in the records yet: {e}")
                 return taken

@@ -15,8 +15,6 @@ from .paint import (
     AMBER,
     BG,
     BLUE,
-    BUTTON,
-    DIM,
     NOTE,
     ORANGE,
     RED,
@@ -24,6 +22,7 @@ from .paint import (
     Button,
     Painter,
     button,
+    dimmed,
     wrap,
 )
 from .tableview import ballot_rule, by_votes, draw_table, total_text
@@ -235,9 +234,7 @@ def _host_commands(p: Painter, surf: Any, view: HostView, x: int) -> list[Button
         if cmd == ("start",) and pub.phase.startswith(("night", "day")):
             # the game runs: Start means nothing now (a trial host tapped it at night and
             # saw nothing happen); it keeps its place, dimmed, so no button moves
-            p.pg.draw.rect(surf, BUTTON, rect, 1, border_radius=6)
-            p.text(surf, t(key, lang), (rect[0] + rect[2] // 2, rect[1] + rect[3] // 2), 14,
-                   DIM, anchor="center", width=rect[2] - 6)
+            dimmed(p, surf, rect, t(key, lang))
             continue
         buttons.append(button(p, surf, rect, cmd, t(key, lang)))
     return buttons
@@ -289,9 +286,7 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         for i, role in enumerate(view.deal_roles):
             rect = (x + (i % 3) * 99, 164 + (i // 3) * 34, 94, 30)
             if role not in view.missing:
-                p.pg.draw.rect(surf, BUTTON, rect, 1, border_radius=6)
-                p.text(surf, role_name(role, lang), (rect[0] + 47, rect[1] + 15), 14, DIM,
-                       anchor="center", width=88)
+                dimmed(p, surf, rect, role_name(role, lang))
                 continue
             cmd: tuple[str, ...] = (("assign", str(selected), role) if selected is not None
                                     else ("call", role))

@@ -169,3 +169,11 @@ def button(p: Painter, surf: Any, rect: tuple[int, int, int, int], cmd: tuple[st
         p.text(surf, row, (rect[0] + rect[2] // 2, mid + (size + 3) * i), size, TEXT,
                anchor="center", width=rect[2] - 6)
     return Button(rect, cmd, label)
+
+
+def dimmed(p: Painter, surf: Any, rect: tuple[int, int, int, int], label: str) -> None:
+    """A button that means nothing now, kept in its place (an outline, its label dim): no
+    touch target, and nothing else on the screen moves."""
+    p.pg.draw.rect(surf, BUTTON, rect, 1, border_radius=6)
+    p.text(surf, label, (rect[0] + rect[2] // 2, rect[1] + rect[3] // 2), 14, DIM,
+           anchor="center", width=rect[2] - 6)
