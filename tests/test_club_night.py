@@ -366,6 +366,9 @@ def test_the_words_a_host_found_unclear() -> None:
     assert t("new_players", "ka") == "ახალი მოთამაშეები"
     assert t("deal_app", "ru") == "Приложение" and t("deal_cards", "ru") == "Карты"
     assert t("disqualify", "ru") != "Удалить"
+    # (trial 15: "Дисквал." read as cut off; no button is an abbreviation)
+    assert not any(t(k, lang).endswith(".") for k in ("disqualify", "foul", "act")
+                   for lang in ("en", "ka", "ru", "uz"))
     assert t("note_seen_all", "ru").startswith("Все игроки")
     for key in texts():
         ru = t(key, "ru")
@@ -487,7 +490,7 @@ def test_what_ends_a_speech_and_a_half_typed_command_are_on_the_screen(
     screen.painter.drawn = []
     assert screen.update(view)
     said = " ".join(screen.painter.drawn or [])
-    assert f"{t('act', lang)} #5" in said and "Shift" in said, said
+    assert f"{t('act', lang)} №5" in said and "Shift" in said, said
     assert screen.painter.overflows == [] and screen.painter.shrunk == []
 
 
@@ -1394,6 +1397,27 @@ def test_a_name_of_30_letters_shows_beside_its_seat_shortened_as_a_club_writes_i
     # no row holds it): never a surname cut short
     assert all(s in (name, first, f"{first} {rest[0][0]}.")
                or s.endswith("\u2026") and first.startswith(s[:-1]) for s in shown), shown
+
+
+@pytest.mark.parametrize("players", [14, 20, 30])
+def test_a_big_table_writes_every_name_one_way(tmp_path: Path, players: int) -> None:
+    # trial 15: at 20 seats a side seat's two rows held "Рустам" over "Каримов" while the
+    # next side seat read "Светлана А." and the ends' seats "Рустам К.": a host read two
+    # rules. One row a name, round the whole table: whole where it fits, else initialled
+    names_of = ["Светлана Александрова", "Рустам Каримов", "Ольга Ким", "Дмитрий Соколов"]
+    app, bots, clock, _ = virtual_table(tmp_path / "g", seed=2, fmt_id="city",
+                                        players=players, seats=players, lang="ru")
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day")
+    names = Names({s: names_of[s % 4] for s in range(1, players + 1)})
+    p = Painter(keep=True)
+    p.drawn = []
+    draw_host(p, _surface(), host_view(table, names, now=clock.now()), hide_roles=True)
+    assert p.overflows == [] and p.shrunk == [], (p.overflows[:3], p.shrunk[:3])
+    for name in names_of:
+        first, last = name.split()
+        forms = [d for d in p.drawn if d.startswith(first) or d == last]
+        assert len(forms) == sum(s % 4 == names_of.index(name) for s in range(1, players + 1))
+        assert len(set(forms)) == 1 and set(forms) <= {name, f"{first} {last[0]}."}, forms
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -315,9 +315,35 @@ def test_the_vote_totals_show_the_most_votes_first(tmp_path: Path) -> None:
         drawn = painter.drawn or []
         first = next(i for i, d in enumerate(drawn) if "№" in d and "—" in d)
         assert "№18 — 3" in drawn[first], drawn[first:first + 3]
-    painter = Painter(keep=True)
-    draw_host(painter, _surface(), dataclasses.replace(hv, public=pub))
-    assert any(d.endswith("+3") for d in painter.drawn or []), painter.drawn  # 12 totals
+    # every total the host's column has room for, the rest in words: the fifteenth trial's
+    # host read a bare "+2" at the end of 20 seats' totals, and two seats' votes were unsaid
+    from table_app.screen.tableview import by_votes
+    from table_app.words import t
+    for n in (12, 19, 29):
+        totals = tuple((s, 1 + s % 4) for s in range(1, n + 1))
+        for lang in LANGS:
+            pub = dataclasses.replace(hv.public, totals=totals, lang=lang)
+            painter = Painter(keep=True)
+            draw_host(painter, _surface(), dataclasses.replace(hv, public=pub))
+            drawn = " ".join(painter.drawn or [])
+            shown = sum(f"№{s} — " in drawn for s in range(1, n + 1))
+            assert shown == n or n > 15 and shown >= 15, (n, lang, drawn)
+            rest = by_votes(totals)[shown:]
+            if rest:
+                said = t("more_totals", lang).format(n=len(rest), most=max(v for _, v in rest))
+                assert said in drawn, (n, lang, drawn)
+            assert not painter.overflows, painter.overflows
+            # the room's screen: two columns of seven, past fourteen the rest in words
+            painter = Painter(keep=True)
+            draw_public(painter, _surface(), pub)
+            drawn = " ".join(painter.drawn or [])
+            shown = sum(f"№{s} — " in drawn for s in range(1, n + 1))
+            rest = by_votes(totals)[shown:]
+            assert shown == (n if n <= 14 else 12), (n, lang, drawn)
+            assert not rest or t("more_totals", lang).format(
+                n=len(rest), most=max(v for _, v in rest)) in drawn, drawn
+            assert not painter.overflows, painter.overflows
+            assert not any(d.strip().startswith("+") for d in painter.drawn or []), drawn
 
 
 def test_a_name_of_two_words_is_never_cut_inside_one() -> None:
@@ -995,17 +1021,15 @@ def test_the_simulator_shows_a_big_table_as_its_controllers(players: int) -> Non
 
 def test_a_long_name_beside_a_big_tables_seat_is_whole_or_initialled() -> None:
     """The second host's trial: at 20 seats a 20-letter name was cut to "Konstantin Nikol...".
-    Beside a side seat, where the seats stand far enough apart (up to 24 at the panel's
-    height), it goes on two rows, whole; where one row is all there is (30 seats, and the
-    ends' seats), its first name and initials, or its first name."""
-    from table_app.screen.labels import BIG_LABEL_W, BIG_LINE, BIG_SIDE_W, big_pitch
+    Where two rows are given (a small table's label), it goes on two, whole; on one row (a
+    big table's every seat: test_a_big_table_writes_every_name_one_way), its first name and
+    initials, or its first name."""
+    from table_app.screen.labels import BIG_LABEL_W, BIG_SIDE_W
     from table_app.screen.names import big_name
     from table_app.screen.paint import Painter
     from tests.test_journeys import LONG_NAMES
     p = Painter()
     font = p.font(14)
-    area = (0, 0, 480, 480)
-    assert big_pitch(20, area) >= 2 * BIG_LINE + 4 > big_pitch(30, area)
     for name in LONG_NAMES.values():
         assert font.size(name)[0] > BIG_SIDE_W                  # too wide for one row
         rows = big_name(p, name, 2, BIG_SIDE_W)
@@ -1118,5 +1142,56 @@ def test_every_question_the_host_is_asked_is_whole(lang: str) -> None:
     p = Painter()
     for ask in (t("confirm_next", lang), t("confirm_setup", lang),
                 t("confirm_unseen", lang).format(seats="1, 3-12, 14, 16-20"),
-                f"#20: {t('confirm_remove', lang)}"):
+                f"№20: {t('confirm_remove', lang)}"):
         assert len(wrap(p, ask, 14, 195, True)) <= 3, (lang, ask)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_prompt_writes_a_seat_as_the_table_does(tmp_path: Path, lang: str) -> None:
+    """The fifteenth host's trial: the removal's question read "#5: remove? tap again" (its
+    keys "Remove #5: Enter..."), acting for a pad "#5: ...", and a card deal's seat "#5",
+    where the totals, the speaker and the notes write "№5"."""
+    from table_app.screen.host import draw_host
+    from table_app.screen.paint import Painter
+    hv, _ = _phases(tmp_path)["speech"]
+    hv = dataclasses.replace(hv, public=dataclasses.replace(hv.public, lang=lang))
+    card = dataclasses.replace(hv, missing=("mafia",), deal_roles=("mafia", "citizen"),
+                               calling="")
+    for view, kw in ((hv, {"confirm": ("disqualify", "5")}), (hv, {"acting": 5}),
+                     (hv, {"keys": ("disqualify", "5")}), (hv, {"selected": 5}),
+                     (card, {"selected": 5})):
+        painter = Painter(keep=True)
+        draw_host(painter, _surface(), view, **kw)  # type: ignore[arg-type]
+        drawn = " ".join(painter.drawn or [])
+        assert "#" not in drawn and "№5" in drawn, (lang, kw, drawn)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_keyboard_never_shows_half_a_row_above_it(lang: str) -> None:
+    """The fifteenth host's trial: with the keyboard up, half the "Dealing" row stood over
+    the name being typed. Every button of the setup screen is, with the keyboard up, drawn
+    as it was, or gone with its row (none cut); and what is gone cannot be tapped."""
+    from table_app.screen.paint import BG, Painter
+    from table_app.screen.setup import KEYS_TOP, Setup, draw_setup
+    for players, notices in ((12, []), (20, []), (20, [("alert", "x")])):
+        setup = Setup(lang=lang)
+        setup.players = players
+        setup.names = {s: "Константин Константинопольский" for s in range(1, players + 1)}
+        setup.notices = list(notices)
+        plain, typing = _surface(), _surface()
+        before = draw_setup(Painter(), plain, setup)
+        setup.editing = 1
+        after = {b.cmd for b in draw_setup(Painter(), typing, setup)}
+        for b in before:
+            rect = pygame.Rect(b.rect)
+            if b.cmd == ("name", "1") or rect.bottom > 430:
+                continue               # its label has the cursor; Start/Check are keys' place
+            if rect.top >= KEYS_TOP - 6:
+                assert b.cmd not in after, (lang, players, b.cmd)
+                continue
+            above = rect.clip(pygame.Rect(0, 0, 800, KEYS_TOP - 6))    # the keys' own part
+            was = pygame.image.tobytes(plain.subsurface(above), "RGB")
+            now = pygame.image.tobytes(typing.subsurface(above), "RGB")
+            gone = now == bytes(BG) * (len(now) // 3)
+            assert now == was or gone, (lang, players, b.cmd, rect)
+            assert (b.cmd in after) == (not gone), (lang, players, b.cmd)

@@ -17,6 +17,8 @@ LEGEND: tuple[tuple[Picture, str], ...] = (
     (Pick(frozenset({2, 5, 9}), cursor=9, chosen=5), "Chosen (green) while the cursor moves "
                                                      "on: a new hold changes your choice."),
     (Pick(frozenset({2, 5, 9}), cursor=5, chosen=5), "Chosen and the cursor on it: green."),
+    (Pick(frozenset(range(1, 13))), "The whole ring dim, none white: any seat may be "
+                                    "chosen, and your cursor is on nobody; press to move it."),
     (Pick(frozenset({2, 5, 9})), "Cursor on nobody (past the last seat): a hold here "
                                  "chooses nothing."),
     (Vote(frozenset({4, 7}), cursor=4), "The blind vote: the nominees glow amber; white is "
@@ -67,8 +69,11 @@ def draw(surface: Any, size: tuple[int, int] = (900, 1200)) -> None:
     row = size[1] // len(rows)
     for i, (pic, table, t, words) in enumerate(rows):
         cx, cy = 60, i * row + row // 2
-        pygame.draw.circle(surface, (52, 54, 64), (cx, cy), row // 2 - 4)
-        for k, colour in enumerate(render(pic, t, table=table)):
+        pygame.draw.circle(surface, (40, 42, 50), (cx, cy), row // 2 - 4)
+        for k, lit in enumerate(render(pic, t, table=table)):
+            # as an eye sees a lit pixel: a dim seat (64 of 255) reads as a grey glow, not
+            # as dark as the ring's case (on paper it was lost in it)
+            colour = tuple(round(255 * (c / 255) ** 0.5) for c in lit)
             a = -math.pi / 2 + 2 * math.pi * k / 12
             x = cx + int((row // 2 - 14) * math.cos(a))
             y = cy + int((row // 2 - 14) * math.sin(a))

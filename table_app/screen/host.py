@@ -25,7 +25,10 @@ from .paint import (
     dimmed,
     wrap,
 )
-from .tableview import ballot_rule, by_votes, draw_table, total_text
+from .tableview import ballot_rule, by_votes, draw_table, more_totals, total_text
+
+#: where the vote's totals stop: the voice's last lines (four rows at most) sit under it
+VOTES_END = 264
 
 
 def draw_host(p: Painter, surf: Any, view: HostView, selected: int | None = None,
@@ -126,12 +129,17 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
                 p.text(surf, row, (x, y), 16, AMBER, width=w)
                 y += 20
         # most votes first (in seat order, nine of them left out the seat that left on 3
-        # votes at 20 seats); past nine, "+N more"
+        # votes at 20 seats), three a row, as many rows as there is room for above the
+        # voice's lines; the rest in words on the last row (a bare "+2" read as a total)
         ranked = by_votes(pub.totals)
-        for i in range(0, min(len(ranked), 9), 3):
-            row = "   ".join(total_text(s, n, lang) for s, n in ranked[i:i + 3])
-            more = f"   +{len(ranked) - 9}" if i == 6 and len(ranked) > 9 else ""
-            p.text(surf, row + more, (x, y), 16, AMBER, width=w)
+        rows = max(2, (VOTES_END - y) // 20)
+        shown = ranked if len(ranked) <= 3 * rows else ranked[:3 * (rows - 1)]
+        for i in range(0, len(shown), 3):
+            row = "   ".join(total_text(s, n, lang) for s, n in shown[i:i + 3])
+            p.text(surf, row, (x, y), 16, AMBER, width=w)
+            y += 20
+        if len(shown) < len(ranked):
+            p.text(surf, more_totals(ranked[len(shown):], lang), (x, y), 16, AMBER, width=w)
             y += 20
         y += 4
     speaker = next((sv.seat for sv in seats if sv.speaking), None)
@@ -258,7 +266,7 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         ask = (t("act_speaker", lang) if view.nominating else t("act_speaker_ends", lang)
                ).format(nothing=t("nothing", lang)) if acting == speaker \
             else t("act_target", lang)
-        for i, r in enumerate(wrap(p, f"#{acting}: {ask}", 14, 195, True)[:3]):
+        for i, r in enumerate(wrap(p, f"№{acting}: {ask}", 14, 195, True)[:3]):
             p.text(surf, r, (x, 422 + 17 * i), 14, AMBER, True, width=195)
         buttons.append(button(p, surf, (x + 200, 428, 100, 40), ("act", str(acting), "-"),
                                t("nothing", lang)))
@@ -273,7 +281,7 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
             ask = t("confirm_unseen", lang).format(seats=spans(list(view.unseen)))
             label, sent = t("start", lang), ("start",)
         else:
-            ask, label = f"#{confirm[1]}: {t('confirm_remove', lang)}", t("disqualify", lang)
+            ask, label = f"№{confirm[1]}: {t('confirm_remove', lang)}", t("disqualify", lang)
         for i, r in enumerate(wrap(p, ask, 14, 195, True)[:3]):
             p.text(surf, r, (x, 422 + 17 * i), 14, RED, True, width=195)
         buttons.append(button(p, surf, (x + 200, 428, 100, 40), sent, label))
@@ -281,7 +289,7 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         # a card deal with roles nobody pressed for: tap a seat, then the role on his card;
         # with no seat tapped, a role's button calls it again. Every role keeps its place
         # (assigned ones stay, dimmed), so the same spot never means another role
-        head = f"#{selected}" if selected is not None else t("call_again", lang)
+        head = f"№{selected}" if selected is not None else t("call_again", lang)
         p.text(surf, head, (x, 144), 14, AMBER, True, width=w)
         for i, role in enumerate(view.deal_roles):
             rect = (x + (i % 3) * 99, 164 + (i // 3) * 34, 94, 30)
@@ -294,7 +302,7 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
     elif keys:
         # a command half typed on the keyboard (F, D or A, then Shift and seat keys): what
         # it is so far, and what it waits for
-        so_far = t(keys[0], lang) + "".join(f" #{k}" for k in keys[1:])
+        so_far = t(keys[0], lang) + "".join(f" №{k}" for k in keys[1:])
         # (a big table's seats 13-30 have their simulator's F keys: said there)
         then = t("keys_confirm" if keys[0] == "disqualify" and len(keys) == 2 else
                  "keys_then_big" if len(seats) > 12 else "keys_then", lang)
@@ -306,7 +314,7 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         seat_row: list[tuple[str, tuple[str, ...]]] = [
             ("foul", ("foul", sel)), ("disqualify", ("confirm", "disqualify", sel)),
             ("act", ("act", sel))]
-        p.text(surf, f"#{selected}", (x, 436), 16, TEXT, True)
+        p.text(surf, f"№{selected}", (x, 436), 16, TEXT, True)
         for i, (key, cmd) in enumerate(seat_row):
             buttons.append(button(p, surf, (x + 36 + i * 89, 428, 86, 40), cmd, t(key, lang)))
     return buttons

@@ -80,12 +80,6 @@ def big_places(n: int, area: tuple[int, int, int, int]) -> tuple[dict[int, tuple
     return {(k - 1) % n + 1: at for k, at in enumerate(order)}, r
 
 
-def big_pitch(n: int, area: tuple[int, int, int, int]) -> float:
-    """How far apart a big table's side seats stand (the right side's, the longer)."""
-    right = (n - 2 * BIG_ENDS + 1) // 2
-    return (area[3] - 2 * BIG_END) / (right + 1)
-
-
 @lru_cache(maxsize=32)
 def big_labels(area: tuple[int, int, int, int], n: int) -> dict[int, tuple[int, int, str]]:
     """Where a big table's labels go, seat -> the point of its label and how it anchors it:

@@ -12,6 +12,7 @@ from .. import limits
 from ..paths import config_dir, write_private
 from ..rules import BUILTIN_FORMATS, Format, find_format
 from ..words import LANGS, known, language
+from .keyboard import KEYS_TOP, draw_keyboard
 from .model import t
 from .names import capitals, clean_name, name_lines
 from .paint import AMBER, BG, BUTTON, DIM, SIZE, TEXT, Button, Painter, button
@@ -256,10 +257,17 @@ def draw_setup(p: Painter, surf: Any, s: Setup) -> list[Button]:
         label = f"{seat}. {s.names.get(seat, '')}" + ("_" if s.editing == seat else "")
         buttons.append(_name_button(p, surf, (x, y, 140, 40), ("name", str(seat)), label))
     if s.editing is not None:
-        # the keyboard covers the lower half: what it covers cannot be tapped
+        # the keyboard covers the lower half: what it covers cannot be tapped, and a row it
+        # would cut goes whole, each column's from its own first row cut (half a "Dealing"
+        # row stood over the name being typed)
+        edge = KEYS_TOP - 6
+        for x0, x1 in ((0, 476), (476, SIZE[0])):
+            cut = [b.rect[1] for b in buttons
+                   if x0 <= b.rect[0] < x1 and b.rect[1] < edge < b.rect[1] + b.rect[3]]
+            if cut:
+                p.pg.draw.rect(surf, BG, (x0, min(cut) - 4, x1 - x0, edge - min(cut) + 4))
         keys = draw_keyboard(p, surf, s)
-        top = min(b.rect[1] for b in keys) - 40
-        return keys + [b for b in buttons if b.rect[1] + b.rect[3] <= top]
+        return keys + [b for b in buttons if b.rect[1] + b.rect[3] <= edge]
     buttons.append(button(p, surf, (24, SIZE[1] - 70, 200, 50), ("start",), t("start", lang)))
     buttons.append(button(p, surf, (240, SIZE[1] - 70, 200, 50), ("check",),
                            t("check_table", lang)))
@@ -290,45 +298,6 @@ def _name_button(p: Painter, surf: Any, rect: tuple[int, int, int, int],
         p.text(surf, row, (rect[0] + rect[2] // 2, top + 18 * i), 14, TEXT, anchor="center",
                width=width)
     return Button(rect, cmd, label)
-
-
-def draw_keyboard(p: Painter, surf: Any, s: Setup) -> list[Button]:
-    """The on-screen keyboard over the screen's lower half, the name being typed above it."""
-    top = SIZE[1] - 4 * 48 - 40
-    p.pg.draw.rect(surf, BG, (0, top - 6, SIZE[0], SIZE[1] - top + 6))
-    name = s.names.get(s.editing or 0, "")
-    who = t("host_name", s.lang) + ":" if s.editing == 0 else f"{s.editing}."
-    p.text(surf, f"{who} {name}_", (24, top), 20, AMBER, True, width=SIZE[0] - 48 - 300)
-    # how long a name may be, always in sight; past it, said (a letter was refused)
-    if s.too_long:
-        p.text(surf, t("name_limit", s.lang).format(n=NAME_LIMIT), (SIZE[0] - 24, top + 3),
-               15, AMBER, True, "topright", width=300)
-    else:
-        p.text(surf, f"{len(name)}/{NAME_LIMIT}", (SIZE[0] - 24, top + 3), 16, DIM,
-               anchor="topright")
-    buttons = []
-    # the touch panel's keyboard (a club's Pi has no keyboard): its language's layout,
-    # letters only (a name needs no more)
-    rows = language(s.keyboard or s.lang).keyboard
-    for r, keys in enumerate(rows):
-        keys = tuple(keys)
-        kw = min(64, (SIZE[0] - 16) // len(keys))
-        x0 = (SIZE[0] - kw * len(keys)) // 2
-        for i, key in enumerate(keys):
-            buttons.append(button(p, surf, (x0 + i * kw + 2, top + 34 + r * 48, kw - 4, 44),
-                                   ("key", key), key, 22))
-    y = top + 34 + 3 * 48
-    nxt = s.editing % s.players + 1 if s.editing else 0
-    for rect, cmd, label in (((8, y, 150, 44), ("layout",), t("lang_" + (s.keyboard or s.lang),
-                                                              s.lang)),
-                             ((166, y, 170, 44), ("key", " "), "␣"),
-                             # (the host's own name has no next seat)
-                             *((((344, y, 72, 44), ("next",), f"{nxt} →"),) if nxt else ()),
-                             ((424, y, 110, 44), ("clear",), t("clear_name", s.lang)),
-                             ((542, y, 112, 44), ("key", "\b"), "⌫"),
-                             ((662, y, 130, 44), ("key", "\r"), "OK")):
-        buttons.append(button(p, surf, rect, cmd, label))
-    return buttons
 
 
 def handle(setup: Setup, ev: Any, pg: Any, buttons: list[Button]) -> None:

@@ -20,7 +20,6 @@ from .labels import (
     LINE,
     MIDDLE_W,
     big_labels,
-    big_pitch,
     big_places,
     seat_xy,
     small_labels,
@@ -84,7 +83,6 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         # a long table: its seats' one label each goes outside them (big_places)
         places, r = big_places(n, area)
         placed = big_labels(area, n)
-        two_rows = big_pitch(n, area) >= 2 * BIG_LINE + 4
         pg.draw.rect(surf, TABLE, (centre[0] - BIG_HALF_W, y + BIG_END, 2 * BIG_HALF_W,
                                    h - 2 * BIG_END), border_radius=40)
     else:
@@ -127,11 +125,11 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         if big and labels:              # (a seat with no label has no place: none is made)
             lx, ly, anchor = placed[sv.seat]
             label, colour = labels[0]
-            # a name on a side, where the seats stand far enough apart, on two rows; else
-            # on one, its first name and initials when whole it is too wide
+            # one row a name, whole where it fits, else its first name and initials: one way
+            # round the whole table (a side's two rows held "Рустам Каримов" beside a
+            # "Светлана А." a row could not hold: a host read two rules)
             label_w = BIG_LABEL_W if anchor == "center" else BIG_SIDE_W
-            rows = ([label] if host and sv.role else
-                    big_name(p, label, 2 if anchor != "center" and two_rows else 1, label_w))
+            rows = [label] if host and sv.role else big_name(p, label, 1, label_w)
             for i, row in enumerate(rows):
                 p.text(surf, row, (lx, ly + BIG_LINE * (2 * i - len(rows) + 1) // 2),
                        LABEL_SIZE, colour, anchor=anchor, width=label_w)
@@ -259,8 +257,14 @@ def draw_public(p: Painter, surf: Any, pub: PublicState) -> None:
         y += 10
     if pub.totals or pub.no_votes:
         p.text(surf, t("votes", lang), (x, y), 18, AMBER, True, width=w)
-        for i, (seat, n) in enumerate(by_votes(pub.totals)[:14]):
-            p.text(surf, total_text(seat, n, lang), (x + 150 * (i // 7), y + 26 + 24 * (i % 7)), 20)
+        ranked = by_votes(pub.totals)
+        # two columns of seven; past fourteen, the last row says what the rest got
+        shown = ranked if len(ranked) <= 14 else ranked[:12]
+        for i, (seat, n) in enumerate(shown):
+            p.text(surf, total_text(seat, n, lang), (x + 150 * (i % 2), y + 26 + 24 * (i // 2)),
+                   20)
+        if len(shown) < len(ranked):
+            p.text(surf, more_totals(ranked[12:], lang), (x, y + 26 + 24 * 6), 20, width=w)
         if pub.no_votes:
             # a ballot nobody voted in: the room is told that nobody leaves, not left to guess
             for i, row in enumerate(wrap(p, t("no_votes", lang), 20, w)[:3]):
@@ -290,6 +294,12 @@ def by_votes(totals: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
     """A ballot's totals, most votes first (then by seat): the ones that decide are read
     first, and stay on a screen that has room for some."""
     return sorted(totals, key=lambda sn: (-sn[1], sn[0]))
+
+
+def more_totals(rest: list[tuple[int, int]], lang: str) -> str:
+    """The totals a screen has no room for, in words: how many, and the most any of them
+    got (a bare "+2" at the end of the host's totals left him guessing whose they were)."""
+    return t("more_totals", lang).format(n=len(rest), most=max(n for _, n in rest))
 
 
 def total_text(seat: int, votes: int, lang: str) -> str:

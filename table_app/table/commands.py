@@ -69,7 +69,7 @@ class HostCommands:
         except (RulesError, ValueError, IndexError):
             # in the host's language ("disqualify 1: the game has not started" stood in
             # English on a Georgian screen); why, the rules' words, only in English, so not
-            self.ctx.tell("refused", what_t=name, seats=" ".join(f"#{a}" for a in args
+            self.ctx.tell("refused", what_t=name, seats=" ".join(f"№{a}" for a in args
                                                                 if a.isdigit()))
 
     def seat(self, text: str) -> int:
