@@ -313,15 +313,17 @@ def test_the_readmes_settings_step_edits_the_settings_on_a_fresh_install(
     bookworm.sh(f"rm {folder}/settings.toml")
 
 
-def test_it_stays_up_three_minutes_on_the_setup_screen_with_its_watchdog_fed(
+def test_it_stays_up_past_two_watchdog_periods_on_the_setup_screen_with_its_watchdog_fed(
         bookworm: Bookworm) -> None:
+    # (75 s, two and a half of the watchdog's 30 s: a table that stopped feeding it would be
+    # killed within one; three minutes here were the CI's longest wait)
     start = bookworm.wait_unit(_on_setup_screen)
     assert bookworm.unit("WatchdogUSec")["WatchdogUSec"] == "30s"
     pid = start["MainPID"]
     fed = int(start["WatchdogTimestampMonotonic"])
     time.sleep(10)                               # (past its first screen's drawing)
     woke, ticks, began = _wakeups(bookworm, pid), _cpu_ticks(bookworm, pid), time.monotonic()
-    time.sleep(170)
+    time.sleep(65)
     # idle on its setup screen, it waits on its events: how often it wakes, all its threads
     # counted (the voluntary and involuntary switches of /proc/PID/task/*/status), and the
     # processor it takes
@@ -340,7 +342,7 @@ def test_it_stays_up_three_minutes_on_the_setup_screen_with_its_watchdog_fed(
     bookworm.idle = (per_second, cpu, threads, main)
     later = bookworm.wait_unit(_on_setup_screen)
     assert later["MainPID"] == pid and later["NRestarts"] == start["NRestarts"]
-    assert int(later["WatchdogTimestampMonotonic"]) > fed + 150_000_000   # fed all along
+    assert int(later["WatchdogTimestampMonotonic"]) > fed + 60_000_000    # fed all along
 
 
 def test_idle_on_the_setup_screen_it_waits_on_its_events(bookworm: Bookworm) -> None:

@@ -174,22 +174,23 @@ def test_a_30_seat_game_s_rings_come_out_of_three_picos_pins(three: Any,
     assert len(checked) >= 3, checked
 
 
-def test_one_install_then_an_update_reach_three_new_picos(tmp_path: Path) -> None:
-    # A big table's controllers as a club gets them: three new Picos (MicroPython only) on
+def test_one_install_then_an_update_reach_every_new_pico(tmp_path: Path) -> None:
+    # A big table's controllers as a club gets them: new Picos (MicroPython only) on
     # the Pi's USB, one `table-app firmware install` for all; then, after they sat a while
     # with nobody reading them (their heartbeats held back), one update for all. The update
     # took a silent controller for a bare MicroPython (mpremote then could not reach the
-    # REPL past the firmware), and only the first board was ever installed
+    # REPL past the firmware), and only the first board was ever installed. (Two boards,
+    # a table of 24: the second is what the first finding needs; a third took the CI five
+    # minutes more. test_firmware_install runs three on the Pi's side.)
     import os
     import subprocess
     import sys
-    import time
 
     from table_app.clock import MonotonicClock
     host = pico_host()
     boards = []
     try:
-        for k in range(3):
+        for k in range(2):
             folder = tmp_path / f"b{k}"
             folder.mkdir()
             board = host.Board.start(str(folder / "flash.bin"), str(folder / "ttyPICO"))
@@ -205,21 +206,22 @@ def test_one_install_then_an_update_reach_three_new_picos(tmp_path: Path) -> Non
             # (the whole output as the message: a tuple's was cut short, and a failure once
             # under load could not be read)
             assert proc.returncode == 0, f"{run}:\n{out}\n{proc.stderr}"
-            assert "3 pad controllers found: installing on each in turn" in out
+            assert "2 pad controllers found: installing on each in turn" in out
             assert out.count(f"now runs firmware {fwconfig.FIRMWARE} (protocol 4, 12 pads), "
-                             "paired with this table") == 3, out
+                             "paired with this table") == 2, out
             if run == "update":
-                assert out.count(f"the controller runs firmware {fwconfig.FIRMWARE}") == 3, out
+                assert out.count(f"the controller runs firmware {fwconfig.FIRMWARE}") == 2, out
                 break
-            # the table of 30 on all three, paired; then nobody reads them for a while
-            pads = serial_table(30, lambda e: None, MonotonicClock(), port=ports, silence=8.0,
+            # the table of 24 on both, paired; then nobody reads them for a while (their own
+            # time: 10 s, some 25 heartbeats held back)
+            pads = serial_table(24, lambda e: None, MonotonicClock(), port=ports, silence=8.0,
                                 secret=(tmp_path / "secret").read_bytes().strip())
             pads.start()
             try:
                 assert pads.wait_connected(180), [c.error for c in pads.children]  # type: ignore
             finally:
                 pads.close()
-            time.sleep(10)
+            assert _emulated(dict(enumerate(boards)), 10.0)
     finally:
         for b in boards:
             b.stop()
