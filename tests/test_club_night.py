@@ -757,11 +757,17 @@ def test_the_host_shows_the_roles_again_to_the_seats_that_missed_their_turn(
     assert screen.touch((x + w // 2, y + h // 2)) == ("again",)
     app.feed(Host(("again",)))
     table = app.table
-    assert table is not None and table.stage == "deal" and table.viewer == 1
+    # (the same lead-in as the deal's first round: nobody's turn for a few seconds)
+    assert table is not None and table.stage == "deal" and table.viewer == 0
+    # (trial 16: "seats 1, 3-9 never looked" stood through the second round: what the deal
+    # does now stands for it)
+    notes = host_view(table, now=clock.now()).notes
+    assert "Showing the roles again to seats 1, 3-9, in turn" in notes, notes
+    assert not any("never held" in n for n in notes), notes
     turns: list[int] = []
 
     def looks(t):  # type: ignore[no-untyped-def]
-        if t.stage == "deal" and (not turns or turns[-1] != t.viewer):
+        if t.stage == "deal" and t.viewer and (not turns or turns[-1] != t.viewer):
             turns.append(t.viewer)
             if t.viewer in (1, 9):                 # two of them look this time
                 pads.press(t.viewer, clock.now() + 0.1)
@@ -989,7 +995,7 @@ def test_the_public_window_says_whose_turn_it_is_to_see_his_role_not_who_speaks(
     from table_app.words import t
     app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="city", players=9,
                                         lang=lang, deal="app")
-    table = app.table
+    table = run_virtual(app, bots, clock, until=lambda t: bool(t.dealing.viewer))
     assert table.stage == "deal" and table.dealing.viewer
     pub = public_state(table, now=clock.now())
     p = Painter(keep=True)
@@ -1404,11 +1410,14 @@ def test_a_big_table_writes_every_name_one_way(tmp_path: Path, players: int) -> 
     # trial 15: at 20 seats a side seat's two rows held "Рустам" over "Каримов" while the
     # next side seat read "Светлана А." and the ends' seats "Рустам К.": a host read two
     # rules. One row a name, round the whole table: whole where it fits, else initialled
-    names_of = ["Светлана Александрова", "Рустам Каримов", "Ольга Ким", "Дмитрий Соколов"]
+    # (trial 16: "Константин" and "Александр" lost their initials beside a side seat, and
+    # two Alexanders at one table read alike: the sides and the ends have room for them)
+    names_of = ["Светлана Александрова", "Рустам Каримов", "Ольга Ким", "Константин Котов",
+                "Александр Петров"]
     app, bots, clock, _ = virtual_table(tmp_path / "g", seed=2, fmt_id="city",
                                         players=players, seats=players, lang="ru")
     table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day")
-    names = Names({s: names_of[s % 4] for s in range(1, players + 1)})
+    names = Names({s: names_of[s % 5] for s in range(1, players + 1)})
     p = Painter(keep=True)
     p.drawn = []
     draw_host(p, _surface(), host_view(table, names, now=clock.now()), hide_roles=True)
@@ -1416,8 +1425,8 @@ def test_a_big_table_writes_every_name_one_way(tmp_path: Path, players: int) -> 
     for name in names_of:
         first, last = name.split()
         forms = [d for d in p.drawn if d.startswith(first) or d == last]
-        assert len(forms) == sum(s % 4 == names_of.index(name) for s in range(1, players + 1))
-        assert len(set(forms)) == 1 and set(forms) <= {name, f"{first} {last[0]}."}, forms
+        assert len(forms) == sum(s % 5 == names_of.index(name) for s in range(1, players + 1))
+        assert set(forms) <= {name, f"{first} {last[0]}."}, forms
 
 
 @pytest.mark.parametrize("lang", LANGS)

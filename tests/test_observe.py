@@ -333,7 +333,9 @@ def test_host_commands_keep_their_point_of_the_game_whatever_the_press_time() ->
     assert early == late
     fouls = [json.loads(x)["t"] for x in early if '"sound": "foul"' in x]
     assert len(fouls) == 4
-    assert fouls[0] == pytest.approx(64.0)          # the night begins at 60 s: 3 s + the chime
+    # the night begins after the deal's lead-in and twelve turns (64 s): 3 s + the chime
+    from table_app.table.deal import DEAL_LEAD, VIEW_TURN
+    assert fouls[0] == pytest.approx(DEAL_LEAD + 12 * VIEW_TURN + 4.0)
 
 
 def test_a_window_lasts_its_time_when_a_press_ends_at_its_deadline() -> None:

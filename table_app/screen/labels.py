@@ -30,8 +30,14 @@ BIG_LABEL_W = 90
 
 
 #: a name beside a big table's side seat: the room from the panel's edge to the left side's
-#: seats ("Abdulazizbek" takes 95 px; at 90 it broke inside the word)
-BIG_SIDE_W = 95
+#: seats ("Abdulazizbek" takes 95 px; at 90 it broke inside the word; "Константин К." 106:
+#: at 95 it lost its initial, and two Alexanders at one table read alike)
+BIG_SIDE_W = 107
+
+
+#: a name over (under) a big table's end seat: the middle seat's label is on the table's
+#: side, so an outer one has the room over its neighbour too
+BIG_END_W = 125
 
 
 #: a big table's label's line height
@@ -45,7 +51,7 @@ BIG_LINE = 17
 #: middle, the end rows BIG_END from the area's top and bottom; a label starts BIG_SIDE
 #: past a seat's circle (past its awake mark, r + 4). Every size 13-30 in every language
 #: was checked with these (tests/test_screen.py)
-BIG_HALF_W = 116
+BIG_HALF_W = 104
 
 
 BIG_END = 46

@@ -142,7 +142,8 @@ REFUSED_FOR = 20.0
 #: notes that stand for where the table is, by their kind: only the latest of a kind is
 #: shown ("7-12 never looked" stood above "every player has seen his role"; a late act's
 #: note stood through six speeches)
-ONCE = {"seen_all": "deal", "seen_not_all": "deal", "seen_not_one": "deal", "refused": "refused",
+ONCE = {"seen_all": "deal", "seen_not_all": "deal", "seen_not_one": "deal",
+        "look_again_for": "deal", "refused": "refused",
         "undo_nothing": "refused", "no_seat": "refused", "act_late": "late", "act_done": "late"}
 
 def public_state(table: Table, names: Names | None = None, totals: tuple[

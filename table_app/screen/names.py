@@ -28,7 +28,8 @@ def capitals(name: str) -> str:
         c = word[0]
         cased = unicodedata.name(c, "").startswith(("LATIN", "CYRILLIC"))
         return c.upper() + word[1:] if cased and c.islower() else word
-    return " ".join(first(w) for w in name.split(" "))
+    # (each part of a double name: "Анна-Мария", as a club writes it)
+    return " ".join("-".join(first(part) for part in w.split("-")) for w in name.split(" "))
 
 
 def big_name(p: Painter, name: str, rows: int, width: int = BIG_LABEL_W) -> list[str]:

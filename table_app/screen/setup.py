@@ -204,8 +204,10 @@ class Setup:
         """A key of the on-screen keyboard: a name's words begin with a capital, in a
         language that has them (not Georgian: str.upper would give Mtavruli)."""
         current = self.names.get(self.editing, "") if self.editing is not None else ""
+        # (a double name's second part too: "Анна-мария" could not be typed otherwise, the
+        # keyboard has no Shift)
         if len(key) and key not in ("\r", "\b", " ") and language(self.keyboard).capitals and (
-                not current or current.endswith(" ")):
+                not current or current.endswith((" ", "-"))):
             key = key[:1].upper() + key[1:]
         self.type(key)
 

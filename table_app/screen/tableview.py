@@ -11,8 +11,8 @@ from ..sound.catalogue import role_name
 from ..words import known
 from .labels import (
     BIG_END,
+    BIG_END_W,
     BIG_HALF_W,
-    BIG_LABEL_W,
     BIG_LINE,
     BIG_SIDE_W,
     LABEL_SIZE,
@@ -128,7 +128,7 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             # one row a name, whole where it fits, else its first name and initials: one way
             # round the whole table (a side's two rows held "Рустам Каримов" beside a
             # "Светлана А." a row could not hold: a host read two rules)
-            label_w = BIG_LABEL_W if anchor == "center" else BIG_SIDE_W
+            label_w = BIG_END_W if anchor == "center" else BIG_SIDE_W
             rows = [label] if host and sv.role else big_name(p, label, 1, label_w)
             for i, row in enumerate(rows):
                 p.text(surf, row, (lx, ly + BIG_LINE * (2 * i - len(rows) + 1) // 2),
@@ -188,7 +188,12 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
     if pub.seconds_left is not None:
         m, s = divmod(pub.seconds_left, 60)
         colour = RED if pub.seconds_left <= 10 else TEXT
-        p.text(surf, f"{m}:{s:02d}", (centre[0], centre[1] + 8), 56, colour, True, "center")
+        # (between the fouls' marks: a long table's sides stand close, and three fouls
+        # each on its middle seats left the clock some 80 px; smaller, never cut)
+        clock, size = f"{m}:{s:02d}", 56
+        while size > 24 and p.font(size, True).size(clock)[0] > room:
+            size -= 2
+        p.text(surf, clock, (centre[0], centre[1] + 8), size, colour, True, "center")
     if pub.winner:
         _middle(p, surf, f"{t('winner', lang)}: {t('win_' + pub.winner, lang)}",
                 (centre[0], centre[1] + 40), 20, GREEN, room)

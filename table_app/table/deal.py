@@ -14,6 +14,10 @@ from .context import TableContext
 from .kinds import TableStage, Timed
 
 VIEW_TURN = 5.0     # each seat's turn to see his role: the same for every role
+#: from Start (or Show roles again) to the first seat's turn: the table hears the city fall
+#: asleep and looks at its pads (seat 1's 5 s ran from the host's tap, and a trial's table
+#: missed its turns while the host was still speaking)
+DEAL_LEAD = 4.0
 REGISTER_TURN = 10.0
 
 
@@ -48,9 +52,8 @@ class DealFlow:
         ctx.apply(A.Deal(tuple(roles)))
         ctx.writer.deal(roles)
         ctx.stage = TableStage.DEAL
-        self.viewer = 0
         self.to_look = list(range(1, cfg.players + 1))
-        self._next_viewer()
+        self._lead_in()
 
     def look_again(self) -> None:
         """The host gives the seats that missed their turn another one, each as long, in
@@ -62,7 +65,15 @@ class DealFlow:
             return
         self.ctx.stage = TableStage.DEAL
         self.to_look = unseen
-        self._next_viewer()
+        # (it stands for the deal's "seats ... never looked", which stayed up through the
+        # second round a trial's host ran)
+        self.ctx.tell("look_again_for", seats=spans(unseen))
+        self._lead_in()
+
+    def _lead_in(self) -> None:
+        """Nobody's turn yet, for the same few seconds every time."""
+        self.viewer = 0
+        self.ctx.start(Timed.VIEW, DEAL_LEAD)
 
     def ready(self, note: str, **fields: str) -> None:
         self.ctx.stage = TableStage.READY
@@ -96,8 +107,9 @@ class DealFlow:
             self.ctx.panel.show(seat, Dark())
 
     def view_over(self) -> None:
-        """A seat's turn to look ran out."""
-        self.ctx.panel.show(self.viewer, Dark())
+        """A seat's turn to look ran out (or the lead-in before the first)."""
+        if self.viewer:
+            self.ctx.panel.show(self.viewer, Dark())
         self._next_viewer()
 
     def _next_viewer(self) -> None:
