@@ -1215,3 +1215,20 @@ def test_the_keyboard_never_shows_half_a_row_above_it(lang: str) -> None:
             gone = now == bytes(BG) * (len(now) // 3)
             assert now == was or gone, (lang, players, b.cmd, rect)
             assert (b.cmd in after) == (not gone), (lang, players, b.cmd)
+
+
+def test_a_name_of_several_words_is_never_cut_inside_one_on_the_setup_screen() -> None:
+    """Trial 17: seat 20's "Максим Белоусов-Тарасенко" stood on its setup button as
+    "20. Максим Бел-" over "оусов-Тарасенко": cut where no Russian breaks a name. Between
+    words, at its own hyphen, or shortened as a club writes it."""
+    from table_app.screen.names import name_lines
+    from table_app.screen.paint import Painter
+    p = Painter()
+    for label in ("20. Максим Белоусов-Тарасенко", "7. Konstantin Konstantinopolskiy",
+                  "12. ალექსანდრე კონსტანტინოპოლელი"):
+        rows = name_lines(p, label, 132, keep=1)
+        number, first, last = label.split()
+        whole = " ".join(rows).replace("- ", "-")
+        assert whole == label or rows == [f"{number} {first} {last[0]}."] or \
+            rows == [f"{number} {first}"], rows
+        assert all(p.font(14).size(r)[0] <= 132 for r in rows), rows

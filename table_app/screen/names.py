@@ -77,7 +77,10 @@ def name_lines(p: Painter, name: str, width: int, keep: int = 0) -> list[str]:
             and font.size(name[k:].lstrip())[0] <= width]
     # a name's own hyphen first ("ალექსანდრ-" over "ე-კონსტანტი" broke a double name
     # beside its hyphen)
-    cuts = [k for k in cuts if name[k - 1] == "-"] or cuts
+    # A name of more words than those kept is never cut inside one ("20. Максим Бел-" over
+    # "оусов-Тарасенко", a trial's setup button): shortened below instead
+    own = [k for k in cuts if name[k - 1] == "-"]
+    cuts = own or (cuts if len(name.split()) <= keep + 1 else [])
     if cuts:
         cut = min(cuts, key=lambda k: max(font.size(head(k))[0],
                                           font.size(name[k:].lstrip())[0]))
