@@ -1232,3 +1232,38 @@ def test_a_name_of_several_words_is_never_cut_inside_one_on_the_setup_screen() -
         assert whole == label or rows == [f"{number} {first} {last[0]}."] or \
             rows == [f"{number} {first}"], rows
         assert all(p.font(14).size(r)[0] <= 132 for r in rows), rows
+
+
+def test_a_small_table_s_labels_never_stand_in_one_column(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Trial 17: at 12 seats, with the roles shown, seat 12's role stood a few pixels over
+    seat 11's label (and seat 6's under seat 5's): read down, seat 11 held two roles. Two
+    seats' labels one over the other stand a line apart at least."""
+    from table_app.screen import tableview
+    from table_app.screen.host import draw_host
+    from table_app.screen.labels import LABEL_SIZE, LINE
+    from table_app.screen.paint import Painter
+    placed: list[dict[int, tuple[int, int, list[tuple[str, object]]]]] = []
+    real = tableview.small_labels
+
+    def keep(*a: object, **kw: object):  # type: ignore[no-untyped-def]
+        got = real(*a, **kw)  # type: ignore[arg-type]
+        placed.append(got)
+        return got
+    monkeypatch.setattr(tableview, "small_labels", keep)
+    p = Painter()
+    font = p.font(LABEL_SIZE)
+    for seed in range(1, 6):
+        app, bots, clock, _ = virtual_table(tmp_path / f"j{seed}", seed=seed, fmt_id="yakuza",
+                                            players=12, lang="ka")
+        table = run_virtual(app, bots, clock, until=lambda t: t.stage == "ready")
+        names = Names({1: "ნინო ბერიძე", 2: "გიორგი", 3: "თამარ ჯავახიშვილი", 4: "ლევანი"})
+        placed.clear()
+        draw_host(p, _surface(), host_view(table, names, now=clock.now()), hide_roles=False)
+        blocks = {seat: (left, top, max(font.size(r)[0] for r, _ in rows), LINE * len(rows))
+                  for seat, (left, top, rows) in placed[-1].items()}
+        for a, (ax, ay, aw, ah) in blocks.items():
+            for b, (bx, by, bw, bh) in blocks.items():
+                if a < b and ax < bx + bw and bx < ax + aw:          # one over the other
+                    gap = max(by - (ay + ah), ay - (by + bh))
+                    assert gap >= LINE, (seed, a, b, blocks[a], blocks[b])
