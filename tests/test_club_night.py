@@ -502,8 +502,8 @@ def test_names_beside_the_seats_are_readable_on_the_panel(tmp_path: Path) -> Non
 
     class Sizes(Painter):
         def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
-                 anchor="topleft", width=None):
-            rect = super().text(surf, s, pos, size, colour, bold, anchor, width)
+                 anchor="topleft", width=None, smallest=None):
+            rect = super().text(surf, s, pos, size, colour, bold, anchor, width, smallest)
             sizes[s] = size
             if s.startswith("\u201c"):
                 rights.append(rect.right)

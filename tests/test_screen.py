@@ -229,9 +229,9 @@ def test_the_winner_breaks_after_its_head_where_one_row_is_too_narrow() -> None:
 
     class Rows(Painter):
         def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
-                 anchor="topleft", width=None):
+                 anchor="topleft", width=None, smallest=None):
             rows.append(s)
-            return super().text(surf, s, pos, size, colour, bold, anchor, width)
+            return super().text(surf, s, pos, size, colour, bold, anchor, width, smallest)
     p = Rows()
     for lang in ("en", "ru", "ka", "uz"):
         for team in ("mafia", "city", "yakuza", "maniac"):
@@ -495,8 +495,8 @@ def test_every_text_fits_its_box_in_every_language(tmp_path: Path, lang: str) ->
 
     class Edges(Painter):
         def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
-                 anchor="topleft", width=None):
-            rect = super().text(surf, s, pos, size, colour, bold, anchor, width)
+                 anchor="topleft", width=None, smallest=None):
+            rect = super().text(surf, s, pos, size, colour, bold, anchor, width, smallest)
             inside = pygame.Rect(4, 0, SIZE[0] - 8, SIZE[1])
             if s.strip() and not inside.contains(rect):
                 edges.append((s, rect))
@@ -860,8 +860,8 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
 
     class Labels(Painter):
         def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
-                 anchor="topleft", width=None):
-            rect = super().text(surf, s, pos, size, colour, bold, anchor, width)
+                 anchor="topleft", width=None, smallest=None):
+            rect = super().text(surf, s, pos, size, colour, bold, anchor, width, smallest)
             if width in (BIG_END_W, BIG_SIDE_W):
                 assert size >= 14, (s, size)
                 # a contrast of 7:1 or more on the background (WCAG's AAA for small text)
@@ -1044,27 +1044,28 @@ def test_a_long_name_beside_a_big_tables_seat_is_whole_or_initialled() -> None:
     Where two rows are given (a small table's label), it goes on two, whole; on one row (a
     big table's every seat: test_a_big_table_writes_every_name_one_way), its first name and
     initials, or its first name."""
-    from table_app.screen.labels import BIG_LABEL_W, BIG_SIDE_W
+    from table_app.screen.labels import BIG_END_W, BIG_SIDE_W
     from table_app.screen.names import big_name
     from table_app.screen.paint import Painter
     from tests.test_journeys import LONG_NAMES
     p = Painter()
     font = p.font(14)
     for name in LONG_NAMES.values():
-        assert font.size(name)[0] > BIG_SIDE_W                  # too wide for one row
+        assert font.size(name)[0] > BIG_END_W > BIG_SIDE_W      # too wide for one row
         rows = big_name(p, name, 2, BIG_SIDE_W)
         assert rows == name.split(), rows                       # whole, a word a row
         first, last = name.split()
-        short = big_name(p, name, 1, BIG_LABEL_W)
-        if font.size(first)[0] <= BIG_LABEL_W:
+        for width in (BIG_SIDE_W, BIG_END_W):                   # a side's seat, an end's
+            short = big_name(p, name, 1, width)
             assert short[0] in (f"{first} {last[0]}.", first), short
-            assert font.size(short[0])[0] <= BIG_LABEL_W
-        else:                       # ("Abdulazizbek", 95 px, at an end seat: cut with
-            # "...", as it was drawn shrunk to 9 px)
-            assert short[0].endswith("\u2026") and first.startswith(short[0][:-1])
-            assert font.size(short[0])[0] <= BIG_LABEL_W
-        assert big_name(p, "Nino Beridze", 1, BIG_LABEL_W) == ["Nino Beridze"]
-        assert big_name(p, "Nino Abashidze-Ka", 1, BIG_LABEL_W) == ["Nino A."]
+            assert font.size(short[0])[0] <= width
+    for width in (BIG_SIDE_W, BIG_END_W):
+        assert big_name(p, "Nino Beridze", 1, width) == ["Nino Beridze"]
+        assert big_name(p, "Nino Abashidze-Ka", 1, width) == ["Nino A."]
+        # a first word no row holds: cut with "..." (drawn whole, it shrank to 9 px)
+        short = big_name(p, "Abdulazizbekovich Toshmatov", 1, width)
+        assert short[0].endswith("\u2026") and "Abdulazizbekovich".startswith(short[0][:-1])
+        assert font.size(short[0])[0] <= width
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -1088,8 +1089,8 @@ def test_a_small_table_s_names_roles_and_fouls_stand_apart_in_every_language(
 
     class Labels(Painter):
         def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
-                 anchor="topleft", width=None):
-            rect = super().text(surf, s, pos, size, colour, bold, anchor, width)
+                 anchor="topleft", width=None, smallest=None):
+            rect = super().text(surf, s, pos, size, colour, bold, anchor, width, smallest)
             if rect.right <= 480 and s:
                 if width == 104:
                     drawn.append((s, rect))

@@ -25,10 +25,6 @@ LABEL_SIZE = 14
 LABEL_W = 104
 
 
-#: a big table's label (a name, a role) at LABEL_SIZE: "Любовница" takes 87 px
-BIG_LABEL_W = 90
-
-
 #: a name beside a big table's side seat: the room from the panel's edge to the left side's
 #: seats ("Abdulazizbek" takes 95 px; at 90 it broke inside the word; "Константин К." 106:
 #: at 95 it lost its initial, and two Alexanders at one table read alike)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from .labels import BIG_LABEL_W, LABEL_SIZE, LABEL_W
+from .labels import LABEL_SIZE, LABEL_W
 from .paint import Painter, wrap
 
 
@@ -32,7 +32,7 @@ def capitals(name: str) -> str:
     return " ".join("-".join(first(part) for part in w.split("-")) for w in name.split(" "))
 
 
-def big_name(p: Painter, name: str, rows: int, width: int = BIG_LABEL_W) -> list[str]:
+def big_name(p: Painter, name: str, rows: int, width: int) -> list[str]:
     """A name beside a big table's seat, in at most `rows` rows of `width` at 14 px:
     whole where it fits; on one row too wide, its first word and the others' initials
     ("Konstantin N."), or its first word alone, as a club writes a name on a full sheet

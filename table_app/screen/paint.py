@@ -115,15 +115,16 @@ class Painter:
 
     def text(self, surf: Any, s: str, pos: tuple[int, int], size: int = 16,
              colour: tuple[int, int, int] = TEXT, bold: bool = False,
-             anchor: str = "topleft", width: int | None = None) -> Any:
+             anchor: str = "topleft", width: int | None = None,
+             smallest: int | None = None) -> Any:
         """Draw `s`; with a `width`, the text is fitted to it: a smaller size first (down to
-        two thirds), then cut with an ellipsis, which counts as an overflow."""
+        `smallest`, else two thirds), then cut with an ellipsis, which counts as an overflow."""
         if self.drawn is not None:
             self.drawn.append(s)
         font = self.font(size, bold)
         if width is not None and font.size(s)[0] > width:
             asked = size
-            smallest = max(9, size * 2 // 3)
+            smallest = smallest or max(9, size * 2 // 3)
             while size > smallest and font.size(s)[0] > width:
                 size -= 1
                 font = self.font(size, bold)

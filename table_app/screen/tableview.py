@@ -189,11 +189,9 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         m, s = divmod(pub.seconds_left, 60)
         colour = RED if pub.seconds_left <= 10 else TEXT
         # (between the fouls' marks: a long table's sides stand close, and three fouls
-        # each on its middle seats left the clock some 80 px; smaller, never cut)
-        clock, size = f"{m}:{s:02d}", 56
-        while size > 24 and p.font(size, True).size(clock)[0] > room:
-            size -= 2
-        p.text(surf, clock, (centre[0], centre[1] + 8), size, colour, True, "center")
+        # each on its middle seats left the clock some 80 px; smaller, down to 24 px)
+        p.text(surf, f"{m}:{s:02d}", (centre[0], centre[1] + 8), 56, colour, True, "center",
+               width=room, smallest=24)
     if pub.winner:
         _middle(p, surf, f"{t('winner', lang)}: {t('win_' + pub.winner, lang)}",
                 (centre[0], centre[1] + 40), 20, GREEN, room)
