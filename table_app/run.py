@@ -572,7 +572,8 @@ class TableWindow:
         self.pads.clock = app.clock
         self.totals = Totals()
         table.on_effects = self.totals
-        self.keys = HostKeys(self.inbox.put)
+        self.keys = HostKeys(self.inbox.put, lambda: bool(
+            self.app is not None and self.app.table is not None and self.app.table.paused))
         self.screen = Screen(self.host_area)
         self.public = PublicWindow() if self.args.public_window else None
         print(f"table-app: {table.cfg.fmt.title}, {table.cfg.players} players, pads: "

@@ -423,6 +423,24 @@ def test_no_sound_card_is_one_line_without_alsa_noise(tmp_path: Path) -> None:
     assert "ALSA lib" not in proc.stderr, proc.stderr
 
 
+def test_a_name_as_long_as_the_keyboard_takes_comes_back_whole_after_a_restart(
+        tmp_path: Path) -> None:
+    """Trial 18: "Елизавета Воронцова-Дашкова" (27 letters, the keyboard takes 30) came
+    back from the names file after a restart as "Елизавета Воронцова-Дашк": the file was
+    read with an older limit of 24."""
+    from table_app.limits import NAME_LIMIT
+    from table_app.screen.setup import load_names, save_names
+    setup = Setup(lang="ru")
+    setup.command(("name", "12"))
+    setup.type("елизавета воронцова-дашкова")
+    setup.type("\r")
+    assert setup.names[12] == "Елизавета Воронцова-Дашкова"
+    longest = "Ж" * NAME_LIMIT
+    save_names({**setup.names, 2: longest}, tmp_path / "names.json")
+    again = load_names(tmp_path / "names.json")
+    assert again[12] == "Елизавета Воронцова-Дашкова" and again[2] == longest
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_protocol_sheet_a_club_files(tmp_path: Path, lang: str) -> None:
     # finding 13: the host's name could be set only in the settings file; no nominations or
@@ -534,7 +552,7 @@ def test_the_rooms_window_on_one_display_is_a_note_not_a_cover(tmp_path: Path,
     window = run.TableWindow.__new__(run.TableWindow)
     window.pygame, window.public, window.app, window.kind = pygame, None, app, "fake"
     window.screen = Screen(_surface())
-    window.keys = HostKeys(lambda c: None)
+    window.keys = HostKeys(lambda c: None, lambda: False)
     window.pads = object()
     window.display = type("D", (), {"key": staticmethod(lambda e: False)})()
     opened: list[int] = []
@@ -680,7 +698,7 @@ def test_the_start_key_asks_past_unseen_seats_as_the_button_does(tmp_path: Path)
     window = run.TableWindow.__new__(run.TableWindow)
     window.pygame, window.public, window.app, window.kind = pygame, None, app, "fake"
     window.screen = Screen(_surface())
-    window.keys = HostKeys(sent.append)
+    window.keys = HostKeys(sent.append, lambda: False)
     window.pads = object()
     window.display = type("D", (), {"key": staticmethod(lambda e: False)})()
     s = pygame.event.Event(pygame.KEYDOWN, key=pygame.K_s, unicode="s", mod=0)
@@ -950,6 +968,41 @@ def test_a_ballot_nobody_voted_in_says_and_shows_that_nobody_leaves(tmp_path: Pa
     assert "no_votes nobody_leaves" in lines, lines[-5:]
 
 
+def test_a_ballot_reopened_by_undo_shows_no_earlier_result_beside_it(tmp_path: Path) -> None:
+    """Trial 18: an Enter too many closed a city ballot ("nobody voted: nobody leaves"); Undo
+    opened it again, and that result stayed beside it while the table voted."""
+    from table_app.screen import Totals
+    from table_app.table.config import Host
+    from table_app.words import t
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="city", players=9,
+                                        lang="ru")
+    totals = Totals()
+    app.table.on_effects = totals
+    run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                and t.game.phase == "day" and t.game.step == "vote")
+    app.feed(Host(("skip",)))                    # the Enter too many: nobody voted
+    assert app.table.game.step != "vote" and totals.none_cast
+    app.feed(Host(("undo",)))
+    table = app.table
+    table.on_effects = totals                    # (as the window's every frame does)
+    assert table.game.step == "vote"
+    shown = totals.shown(table)
+    said = t("no_votes", "ru")
+    for view in (public_state(table, totals=shown, now=clock.now(), no_votes=totals.none_cast),
+                 host_view(table, totals=shown, now=clock.now(),
+                           no_votes=totals.none_cast).public):
+        assert view.step == "vote" and view.totals == () and not view.no_votes
+    for draw in ("public", "host"):
+        p = Painter(keep=True)
+        if draw == "public":
+            draw_public(p, _surface(), public_state(table, totals=shown, now=clock.now(),
+                                                    no_votes=totals.none_cast))
+        else:
+            draw_host(p, _surface(), host_view(table, totals=shown, now=clock.now(),
+                                               no_votes=totals.none_cast))
+        assert said not in " ".join(p.drawn or []), draw
+
+
 def test_the_host_sees_how_many_have_voted_in_a_city_ballot_and_no_more(tmp_path: Path) -> None:
     # at 20 seats a vote is two holds; a host saw no sign that the votes went in and thought
     # them lost: while a city ballot is open his screen counts them (no seat, no target)
@@ -1087,6 +1140,12 @@ def test_names_go_in_seat_after_seat_with_a_hyphen_from_the_touch_keyboard(lang:
     # Tab on a keyboard does the same
     handle(setup, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_TAB), pygame, [])
     assert setup.editing == 16
+    # and Escape closes the keyboard, the names kept (trial 18: only OK did), and leaves
+    # the setup screen open
+    handle(setup, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE), pygame, [])
+    assert setup.editing is None and not setup.done and len(setup.names) == 4
+    handle(setup, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE), pygame, [])
+    assert not setup.done
     # a double name on its seat's button: broken at its own hyphen, no letters set apart
     setup.names[2] = "ალექსანდრე-კონსტანტი"
     setup.editing, setup.page = None, 0

@@ -4,6 +4,7 @@ first deal to the next game; what the screen and the rings show is checked at ea
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -107,17 +108,27 @@ def test_a_club_night_from_the_screen(tmp_path: Path, fmt_id: str, players: int,
     from table_app.table.host import SEAT_KEYS, HostKeys
     keyed = next(s for s in living if s not in (speaker, a, b))
     sent: list = []
-    keys = HostKeys(sent.append)
+
+    def put(cmd: Any) -> None:
+        sent.append(cmd)
+        app.feed(cmd)
+
+    keys = HostKeys(put, lambda: app.table.paused)
     seat_key = getattr(pygame, "K_" + {"-": "MINUS", "=": "EQUALS"}.get(
         SEAT_KEYS[keyed - 1], SEAT_KEYS[keyed - 1]))
     for k, shift in ((pygame.K_f, False), (pygame.K_LSHIFT, True), (seat_key, True),
                      (pygame.K_SPACE, False), (pygame.K_SPACE, False)):
         keys.handle_pygame(pygame.event.Event(pygame.KEYDOWN, key=k, unicode="",
                                               mod=pygame.KMOD_LSHIFT if shift else 0))
-    for cmd in sent:
-        app.feed(cmd)
     assert [c.cmd for c in sent] == [("foul", str(keyed)), ("pause",), ("resume",)]
     assert table.game.fouls[keyed] == 1 and not table.paused
+    # Space after the screen's Pause button resumes (the keys kept a flag of their own,
+    # and Space after the button paused again: trial 18)
+    host.tap(("pause",))
+    assert table.paused
+    keys.handle_pygame(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, unicode=" ",
+                                          mod=0))
+    assert sent[-1].cmd == ("resume",) and not table.paused
     host.tap(("seat", str(b)))
     host.tap(("confirm", "disqualify", str(b)))
     assert table.game.alive[b]                          # not yet: it asks once more

@@ -22,7 +22,7 @@ def key(k: int, shift: bool = False, text: str = "") -> pygame.event.Event:
 def keys() -> tuple[HostKeys, list[Host]]:
     pygame.init()
     sent: list[Host] = []
-    return HostKeys(sent.append), sent
+    return HostKeys(sent.append, lambda: False), sent
 
 
 def test_foul_on_the_seat_pressed_with_shift(keys) -> None:  # type: ignore[no-untyped-def]

@@ -481,6 +481,56 @@ def test_the_host_screen_speaks_the_tables_language(tmp_path: Path, lang: str) -
     assert t("window_mafia", lang) != "window_mafia" and t("lang_" + lang, "en") != "lang_" + lang
 
 
+@pytest.mark.parametrize("players, said", [
+    (13, "13: F1"), (20, "13-20: F1-F8"), (30, "13-30: F1-F12, Shift+F1-F6")])
+def test_a_half_typed_commands_hint_names_the_keys_of_this_tables_seats(
+        tmp_path: Path, players: int, said: str) -> None:
+    """Trial 18: after A at a table of 20 the hint said "seats 13-30: F1-F12, Shift+F1-F6",
+    seats it has not."""
+    from table_app.screen.host import draw_host
+    from table_app.screen.paint import Painter
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="city", lang="en",
+                                        players=players, seats=players)
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day")
+    p = Painter(keep=True)
+    draw_host(p, _surface(), host_view(table, Names({}), now=clock.now()), keys=("act",))
+    hint = " ".join(" ".join(p.drawn or []).split())
+    assert f"seats {said}" in hint, hint
+    assert p.overflows == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_tapped_seats_number_stands_clear_of_its_buttons(tmp_path: Path, lang: str) -> None:
+    """Trial 18: at 20 seats "№16" of a tapped seat stood under the Foul button beside it
+    (its buttons began 36 px in, room for "№6")."""
+    from table_app.screen.host import draw_host
+    from table_app.screen.paint import Painter
+    heads: list[pygame.Rect] = []
+
+    class Heads(Painter):
+        def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
+                 anchor="topleft", width=None, smallest=None):
+            rect = super().text(surf, s, pos, size, colour, bold, anchor, width, smallest)
+            if s.startswith("\u2116") and s[1:].isdigit() and rect.top >= 420:
+                heads.append(rect)
+            return rect
+
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="city", lang=lang,
+                                        players=30, seats=30)
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day")
+    view = host_view(table, Names({}), now=clock.now())
+    painter = Heads()
+    for seat in (1, 16, 20, 30):
+        heads.clear()
+        buttons = draw_host(painter, _surface(), view, seat)
+        row = [pygame.Rect(b.rect) for b in buttons
+               if b.cmd[-1] == str(seat) and b.cmd[0] != "seat"]
+        assert len(heads) == 1 and len(row) == 3, (heads, row)
+        assert heads[0].collidelist(row) == -1, (seat, heads[0], row)
+        assert max(r.right for r in row) <= SIZE[0] - 4
+    assert painter.overflows == [], painter.overflows
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_text_fits_its_box_in_every_language(tmp_path: Path, lang: str) -> None:
     """Every screen, every language: a text wider than its box even at a smaller size fails

@@ -303,9 +303,11 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         # a command half typed on the keyboard (F, D or A, then Shift and seat keys): what
         # it is so far, and what it waits for
         so_far = t(keys[0], lang) + "".join(f" №{k}" for k in keys[1:])
-        # (a big table's seats 13-30 have their simulator's F keys: said there)
+        # (a big table's seats past 12 have their simulator's F keys: said there, as far
+        # as this table goes: "13-30" at 20 seats named seats it has not)
         then = t("keys_confirm" if keys[0] == "disqualify" and len(keys) == 2 else
-                 "keys_then_big" if len(seats) > 12 else "keys_then", lang)
+                 "keys_then_big" if len(seats) > 12 else "keys_then", lang).format(
+                     seats=spans(list(range(13, len(seats) + 1))), keys=_big_keys(len(seats)))
         # (under the buttons, which end at 420: three rows fit to the panel's foot)
         for i, r in enumerate(wrap(p, f"{so_far}: {then}", 14, w, True)[:3]):
             p.text(surf, r, (x, 424 + 18 * i), 14, AMBER, True, width=w)
@@ -314,7 +316,18 @@ def _host_prompt(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         seat_row: list[tuple[str, tuple[str, ...]]] = [
             ("foul", ("foul", sel)), ("disqualify", ("confirm", "disqualify", sel)),
             ("act", ("act", sel))]
-        p.text(surf, f"№{selected}", (x, 436), 16, TEXT, True)
+        # the buttons after the seat's number, however wide ("№16" was under Foul at 20)
+        head = p.text(surf, f"№{selected}", (x, 436), 16, TEXT, True).width + 6
+        each = (w + 4 - head) // len(seat_row)
         for i, (key, cmd) in enumerate(seat_row):
-            buttons.append(button(p, surf, (x + 36 + i * 89, 428, 86, 40), cmd, t(key, lang)))
+            buttons.append(button(p, surf, (x + head + i * each, 428, each - 3, 40), cmd,
+                                  t(key, lang)))
     return buttons
+
+
+def _big_keys(n: int) -> str:
+    """The simulator's keys of a big table's seats 13 to `n`: F1-F12 are 13-24, Shift+F1-F6
+    25-30."""
+    def span(shift: str, last: int) -> str:
+        return f"{shift}F1" if last == 1 else f"{shift}F1-F{last}"
+    return span("", min(n, 24) - 12) + (f", {span('Shift+', n - 24)}" if n > 24 else "")

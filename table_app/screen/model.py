@@ -184,6 +184,10 @@ def public_state(table: Table, names: Names | None = None, totals: tuple[
             and not g.rules.plurality and g.rules.abstain_to_last:
         unused_to = obs.candidates[-1]
     living = sum(1 for o in obs.seats if o.alive)
+    # an earlier ballot's totals are not shown beside an open one (a vote reopened by Undo
+    # kept "Nobody voted: nobody leaves" beside it; a revote, the first ballot's counts)
+    if ballot in ("vote", "revote", "removeall"):
+        totals, no_votes = (), False
     return PublicState(table.cfg.lang, phase, ballot, _seconds(table, now), table.paused, seats,
                        tuple(s for s in obs.nominees if s in standing) if nominating else (),
                        obs.totals if totals is None else totals, obs.winner, unused_to,

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import unicodedata
 
+from ..limits import NAME_LIMIT
 from .labels import LABEL_SIZE, LABEL_W
 from .paint import Painter, wrap
 
 
-def clean_name(text: str, limit: int = 24) -> str:
+def clean_name(text: str, limit: int = NAME_LIMIT) -> str:
     """A player's name as the screen can show it: no control, format (zero-width) or
     surrogate characters, no NUL, at most `limit` characters."""
     kept = "".join(c for c in str(text)

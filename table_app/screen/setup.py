@@ -314,13 +314,15 @@ def handle(setup: Setup, ev: Any, pg: Any, buttons: list[Button]) -> None:
     elif ev.type == pg.TEXTINPUT:
         setup.type(ev.text)
     elif ev.type == pg.KEYDOWN:
-        key = "\r" if ev.key in (pg.K_RETURN, pg.K_KP_ENTER) else \
+        # (Escape closes the keyboard as its OK does, the name kept as typed: a trial host
+        # found only OK)
+        key = "\r" if ev.key in (pg.K_RETURN, pg.K_KP_ENTER, pg.K_ESCAPE) else \
             "\b" if ev.key == pg.K_BACKSPACE else ""
         if ev.key == pg.K_TAB and setup.editing:
             setup.command(("next",))                # as the keyboard's "3 →"
         elif setup.editing is not None:
             setup.type(key)
-        elif key == "\r":
+        elif key == "\r" and ev.key != pg.K_ESCAPE:
             setup.done = True
 
 

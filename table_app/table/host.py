@@ -23,10 +23,13 @@ SEAT_KEYS = "1234567890-="
 class HostKeys:
     """Turns key presses into host commands on the app's queue."""
 
-    def __init__(self, put: Callable[[Any], None]) -> None:
+    def __init__(self, put: Callable[[Any], None], paused: Callable[[], bool]) -> None:
         self.put = put
+        #: whether the game is paused now: Space pauses a running game and resumes a paused
+        #: one (a flag of the keys' own missed the screen's Pause button: Space after it
+        #: paused again)
+        self.paused = paused
         self.mode: list[str] = []
-        self.paused = False
 
     def help(self) -> str:
         return (__doc__ or "").strip()
@@ -57,8 +60,7 @@ class HostKeys:
                 return Host(cmd)
             return None
         if key == " ":
-            self.paused = not self.paused
-            return Host(("pause",) if self.paused else ("resume",))
+            return Host(("resume",) if self.paused() else ("pause",))
         if key == "\r":
             return Host(("skip",))
         if key in ("s", "S"):
