@@ -4,11 +4,15 @@ a failure in CI."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
 
 import pytest
+from pad_rigs import until
 
+from firmware_bridge import fwconfig
+from firmware_bridge import ringdraw as rd
 from table_app.tools import emulator
 
 
@@ -41,3 +45,53 @@ def start_with_files(host: ModuleType, files: str, link: str) -> Any:
     except serial.SerialException:
         board._close_repl()            # it reset before its answer came through: as asked
     return board
+
+
+def emulated(boards: Iterable[Any], seconds: float) -> bool:
+    """Wait until `seconds` of every board's own (emulated) time have passed: a loaded
+    machine slows the boards, and a wall-clock wait would then be too short."""
+    boards = list(boards)
+    since = [b.ctl.emu_ns()[0] for b in boards]
+    return until(lambda: all(b.ctl.emu_ns()[0] - t0 >= seconds * 1e9
+                             for b, t0 in zip(boards, since, strict=True)), 300)
+
+
+def within(boards: Iterable[Any], seconds: float, cond: Any) -> bool:
+    """Wait until `cond()` holds, for at most `seconds` of every board's own time (a board
+    idle at its REPL, its time standing, gets a quarter of an hour of the wall clock)."""
+    boards = list(boards)
+    since = [b.ctl.emu_ns()[0] for b in boards]
+    until(lambda: cond() or all(b.ctl.emu_ns()[0] - t0 >= seconds * 1e9
+                                for b, t0 in zip(boards, since, strict=True)), 900)
+    return bool(cond())
+
+
+def last_frame(board: Any, pin: int) -> bytes | None:
+    """The last whole ring a pin sent (a frame still going out when read is not one)."""
+    whole = [bytes(f) for f in board.ws2812(pin)[pin]["frames"] if len(f) == 3 * fwconfig.RING]
+    return whole[-1] if whole else None
+
+
+def could_show(pads: Any, seat: int) -> set[bytes]:
+    """Every light (on the wire: green, red, blue) the seat's ring may give over a cycle of
+    its cue: a shared light flashes."""
+    out = set()
+    for k in range(int(rd.CUE_CYCLE / 0.05)):
+        t = pads.shown_at[seat] + k * 0.05
+        out.add(bytes(c for r, g, b in pads.pixels(seat, t) for c in (g, r, b)))
+    return out
+
+
+def settled(links: Iterable[Any], boards: Iterable[Any], pins: list[int]) -> bool:
+    """Every picture taken by its controller (the Pi's side, on the wall clock: its link
+    runs there), then the boards' `pins` recorded afresh for a refresh's time of each
+    board's own clock: every ring was drawn again since, with nothing new to draw, and its
+    last whole frame is what it shows. (A capture kept through turns not checked, a
+    countdown's 50 frames a second, filled, and a check waited on a frame it could no
+    longer see.)"""
+    boards = list(boards)
+    if not until(lambda: not any(link.session.sender.queue for link in links), 300):
+        return False
+    for board in boards:
+        board.capture(pins)
+    return emulated(boards, (fwconfig.REFRESH_MS + 3 * fwconfig.FRAME_MS) / 1000)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from pad_rigs import until
-from pico_rig import pico_host, start_with_files
+from pico_rig import could_show, emulated, last_frame, pico_host, settled, start_with_files, within
 
 from firmware_bridge import fwconfig
 from firmware_bridge import padlink as pl
@@ -41,7 +41,7 @@ def _listing(board: Any) -> list[str]:
     # (the update request is signed: only the table the board is paired with sends it)
     assert probe(str(board.link), board.secret.read_bytes().strip(), listen=20.0,
                  update=True) is not None
-    assert until(lambda: int(board.ctl.cmd("resets").split()[1]) > resets, 60)
+    assert within([board], 60, lambda: int(board.ctl.cmd("resets").split()[1]) > resets)
     # (let main.py take the flag first: a REPL opened sooner would interrupt it, and the
     # next boot would be the safe mode again; a boot takes a few hundredths of a second)
     time.sleep(2.0)
@@ -273,8 +273,9 @@ def test_a_tap_on_a_pad_reaches_the_pi_while_the_rings_are_written(pico: Any,
         pads.show(seat, Pick(frozenset({seat % 12 + 1}), cursor=seat % 12 + 1))
     button = fwconfig.BUTTON_PINS[6]                      # seat 7's
     assert pico.ctl.cmd(f"pulse {button} 0 120000").startswith("ok")   # 120 ms, emulated
-    assert until(lambda: len([e for e in pico.heard if isinstance(e, PadEdge)]) >= 2, 60), \
-        (pico.heard, pads.stats)
+    assert within([pico], 60, lambda: len([e for e in pico.heard
+                                           if isinstance(e, PadEdge)]) >= 2), (pico.heard,
+                                                                               pads.stats)
     edges = [e for e in pico.heard if isinstance(e, PadEdge)]
     assert [(e.seat, e.pressed) for e in edges] == [(7, True), (7, False)]
     # (their spacing in the Pi's time is not the pad's 120 ms: the emulated Pico's clock
@@ -317,19 +318,19 @@ def test_forged_hellos_and_updates_on_the_link_are_dropped_and_the_game_goes_on(
     assert session.key == key and session.stats["connects"] == connects
     assert session.stats["bad_frames"] >= bad + 2
     # the Pico counted both updates bad (its STATS come with its beats)
-    assert until(lambda: session.stats.get("pad_bad_frames", 0) >= pad_bad + 2, 60), \
+    assert within([pico], 60, lambda: session.stats.get("pad_bad_frames", 0) >= pad_bad + 2), \
         session.stats
     # and the game goes on: a tap is heard, a picture drawn
     before = len([e for e in pico.heard if isinstance(e, PadEdge)])
     assert pico.ctl.cmd(f"pulse {fwconfig.BUTTON_PINS[4]} 0 120000").startswith("ok")
-    assert until(lambda: len([e for e in pico.heard if isinstance(e, PadEdge)])
-                 >= before + 2, 60), (pico.heard, session.stats)
+    assert within([pico], 60, lambda: len([e for e in pico.heard if isinstance(e, PadEdge)])
+                 >= before + 2), (pico.heard, session.stats)
     edges = [e for e in pico.heard if isinstance(e, PadEdge)][before:]
     assert [(e.seat, e.pressed) for e in edges] == [(5, True), (5, False)]
     pads.show(5, Pick(frozenset({2, 9}), cursor=9))
     want = _wire(pads, 5)
     pico.capture([PINS[4]])
-    assert until(lambda: _last_frame(pico, PINS[4]) == want, 60)
+    assert within([pico], 60, lambda: last_frame(pico, PINS[4]) == want)
     assert session.stats["connects"] == connects and pads.connected.is_set()
 
 
@@ -347,20 +348,15 @@ def test_a_button_held_through_a_reset_is_released_before_it_is_pressed_again(
     button = fwconfig.BUTTON_PINS[2]
     assert pico.ctl.cmd(f"set {button} 0").startswith("ok")          # held
     try:
-        assert until(lambda: seat3() == [(3, True)], 60), pico.heard
+        assert within([pico], 60, lambda: seat3() == [(3, True)]), pico.heard
         n = pico.n_enumerations()
         assert pico.ctl.cmd("reset").startswith("ok")                # the RUN pin
         pico.wait_reenumerated(n)
-        assert until(lambda: len(seat3()) >= 3, 120), (pico.heard, pads.error)
+        assert within([pico], 120, lambda: len(seat3()) >= 3), (pico.heard, pads.error)
     finally:
         assert pico.ctl.cmd(f"release {button}").startswith("ok")
-    assert until(lambda: len(seat3()) >= 4, 60), pico.heard
+    assert within([pico], 60, lambda: len(seat3()) >= 4), pico.heard
     assert seat3() == [(3, True), (3, False), (3, True), (3, False)]
-
-
-def _last_frame(pico: Any, pin: int) -> bytes | None:
-    frames = pico.ws2812(pin)[pin]["frames"]
-    return bytes(frames[-1]) if frames else None
 
 
 def _wire(pads: SerialPads, seat: int) -> bytes:
@@ -383,8 +379,9 @@ def test_every_ring_comes_out_of_its_pin_as_the_pi_draws_it(pico: Any,
         pads.show(seat, pic)
     want = {seat: _wire(pads, seat) for seat in pictures}
     assert all(any(w) for w in want.values())
-    assert until(lambda: all(_last_frame(pico, PINS[s - 1]) == want[s] for s in want), 60), \
-        {s: (_last_frame(pico, PINS[s - 1]), want[s]) for s in want}
+    assert within([pico], 60, lambda: all(last_frame(pico, PINS[s - 1]) == want[s]
+                                          for s in want)), \
+        {s: (last_frame(pico, PINS[s - 1]), want[s]) for s in want}
     for pin in PINS:
         edges = pico.dump(pin)
         timing = pico_host().decode_ws2812(edges)
@@ -402,11 +399,6 @@ def test_every_ring_comes_out_of_its_pin_as_the_pi_draws_it(pico: Any,
         assert "func=6" not in pico.ctl.cmd(f"get {other}")        # 6: PIO0's
 
 
-def _emulated_wait(pico: Any, seconds: float) -> None:
-    t0 = pico.ctl.emu_ns()[0]
-    assert until(lambda: pico.ctl.emu_ns()[0] > t0 + seconds * 1e9, 120)
-
-
 def _frame_starts(edges: list[tuple[int, str]]) -> list[int]:
     # when each WS2812 frame begins (the bench's own reading of a capture)
     from table_app.tools.bench_pico import _frames
@@ -417,9 +409,9 @@ def test_a_still_ring_is_sent_again_about_once_a_second(pico: Any, pads: SerialP
     # a pad plugged in mid-question shows its picture, not the colours latched at power-up
     pads.show(5, Pick(frozenset({1, 2, 3}), cursor=2))
     want = _wire(pads, 5)
-    _emulated_wait(pico, 1.0)                      # drawn and sent
+    assert emulated([pico], 1.0)                      # drawn and sent
     pico.capture([PINS[4]])                        # from now on nothing new is shown
-    _emulated_wait(pico, 2.5)
+    assert emulated([pico], 2.5)
     frames = pico_host().decode_ws2812(pico.dump(PINS[4]))["frames"]
     assert 2 <= len(frames) <= 3 and all(bytes(f) == want for f in frames), (len(frames),
                                                                              pads.stats)
@@ -468,7 +460,7 @@ def test_a_fault_at_the_start_ends_in_safe_mode_not_a_boot_loop(
     board = start_with_files(host, str(files), str(folder / "ttyPICO"))
     try:
         # the install's reset, then the fault's: into safe mode
-        assert until(lambda: int(board.ctl.cmd("resets").split()[1]) >= 2, 120)
+        assert within([board], 120, lambda: int(board.ctl.cmd("resets").split()[1]) >= 2)
         # left alone (no REPL opened, which would interrupt main.py), it stays: a watchdog
         # left running would reset it every 2 s of its time, a few tenths of a second here
         until(lambda: int(board.ctl.cmd("resets").split()[1]) > 2, 15)
@@ -515,7 +507,7 @@ def test_a_fault_in_play_that_repeats_ends_in_safe_mode_with_its_reason(
         # the start's reset, then one a fault: three faults, the third into safe mode
         # (some 30 s of its time: at a fifth of a real Pico's speed, and less with other
         # boards running beside it, minutes of the wall clock)
-        assert until(lambda: int(board.ctl.cmd("resets").split()[1]) >= 4, 900), \
+        assert within([board], 120, lambda: int(board.ctl.cmd("resets").split()[1]) >= 4), \
             (board.ctl.cmd("resets"), board.ctl.emu_ns())
         at = board.ctl.emu_ns()[0] / 1e9
         # three runs of 6 s and the two waits between them (1 s, 2 s), in the Pico's time
@@ -563,10 +555,10 @@ def test_a_pi_that_stops_reading_never_stalls_the_scan(pico: Any) -> None:
     resets = int(pico.ctl.cmd("resets").split()[1])
     assert pico.ctl.cmd("usbin hold").startswith("ok")
     try:
-        _emulated_wait(pico, 4.0)               # the transmit buffer fills up
+        assert emulated([pico], 4.0)               # the transmit buffer fills up
         began = pico.ctl.emu_ns()[0]
         pico.capture([PINS[0]])
-        _emulated_wait(pico, 6.0)
+        assert emulated([pico], 6.0)
         starts = [began, *_frame_starts(pico.dump(PINS[0])), pico.ctl.emu_ns()[0]]
         held_resets = int(pico.ctl.cmd("resets").split()[1])
     finally:
@@ -583,7 +575,7 @@ def test_after_a_hung_pi_the_link_comes_back(pico: Any, pads: SerialPads) -> Non
     pads.show(2, Pick(frozenset({1}), cursor=1))
     want = _wire(pads, 2)
     pico.capture([PINS[1]])
-    assert until(lambda: _last_frame(pico, PINS[1]) == want, 60)
+    assert within([pico], 60, lambda: last_frame(pico, PINS[1]) == want)
 
 
 # -- whole games ---------------------------------------------------------------------------
@@ -648,13 +640,12 @@ def test_a_whole_game_s_rings_come_out_of_the_pico_s_pins(game_pico: Any, tmp_pa
             t.stage, t.game.phase_label()) != turn)
         if any(isinstance(serial.pictures[s], Countdown | Fault) for s in range(1, 13)):
             continue                      # a countdown runs on the Pico's clock, not ours
-        want = {s: _wire(serial, s) for s in range(1, 13)}
-        assert until(lambda want=want: all(_last_frame(board, PINS[s - 1]) == want[s]
-                                           for s in want), 60), (turn, {
-            s: (_last_frame(board, PINS[s - 1]), want[s]) for s in want
-            if _last_frame(board, PINS[s - 1]) != want[s]})
+        want = {s: could_show(serial, s) for s in range(1, 13)}
+        assert settled([serial], [board], PINS), turn
+        last = {s: last_frame(board, PINS[s - 1]) for s in want}
+        assert all(last[s] in want[s] for s in want), (turn, {
+            s: (last[s], want[s]) for s in want if last[s] not in want[s]})
         checked.append(f"{table.stage} {table.game.phase_label()}")
-        board.capture(PINS)               # a new capture: the decoding stays short
     assert app.table.game.winner
     assert len(checked) >= 5 and any("night" in c.lower() for c in checked), checked
     # the Pico was shown what the table showed

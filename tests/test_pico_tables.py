@@ -11,11 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pad_rigs import until
-from pico_rig import pico_host, start_with_files
+from pico_rig import could_show, emulated, last_frame, pico_host, settled, start_with_files
 
 from firmware_bridge import fwconfig
-from firmware_bridge import ringdraw as rd
 from table_app.clock import MonotonicClock
 from table_app.pads.events import PadEdge
 from table_app.pads.multi import JACKS, TablePads
@@ -100,38 +98,12 @@ def test_three_picos_are_told_apart_by_their_ids_whatever_their_ports(three: Any
         assert (got.seat, got.pressed) == (seat, False)
 
 
-def _frames(board: Any, pin: int) -> list[bytes]:
-    return [bytes(f) for f in board.ws2812(pin)[pin]["frames"]]
-
-
-def _emulated(boards: dict[str, Any], seconds: float) -> bool:
-    """Wait until `seconds` of each board's own (emulated) time have passed."""
-    since = {name: b.ctl.emu_ns()[0] for name, b in boards.items()}
-    return until(lambda: all(b.ctl.emu_ns()[0] - since[name] >= seconds * 1e9
-                             for name, b in boards.items()), 300)
-
-
-def _last_frame(board: Any, pin: int) -> bytes | None:
-    """The last whole ring a pin sent (a frame still going out when read is not one)."""
-    whole = [f for f in _frames(board, pin) if len(f) == 3 * fwconfig.RING]
-    return whole[-1] if whole else None
-
-
-def _could_show(pads: TablePads, seat: int) -> set[bytes]:
-    # every light the seat's ring may give over a cycle of its cue (a shared light flashes)
-    out = set()
-    for k in range(int(rd.CUE_CYCLE / 0.05)):
-        t = pads.shown_at[seat] + k * 0.05
-        out.add(bytes(c for r, g, b in pads.pixels(seat, t) for c in (g, r, b)))
-    return out
-
-
 def test_a_30_seat_game_s_rings_come_out_of_three_picos_pins(three: Any,
                                                              tmp_path: Path) -> None:
     # The table plays a 30-seat city game with its bots on a fake clock; every picture it
     # shows also goes to the three emulated Picos. At turns of the game where no ring counts
     # down, every seat's ring on its own controller's pin gives a light the Pi draws for it.
-    # (It failed once in CI, at "day 2": see below.)
+    # (It failed once in CI, at "day 2": see pico_rig.settled.)
     from table_app.table.virtual import run_virtual, virtual_table
     boards, serial, q = three
     where = _layout(serial)
@@ -156,18 +128,9 @@ def test_a_30_seat_game_s_rings_come_out_of_three_picos_pins(three: Any,
             t.stage, t.game.phase_label()) != turn)
         if any(isinstance(serial.pictures[s], Countdown | Fault) for s in range(1, 31)):
             continue
-        want = {s: _could_show(serial, s) for s in range(1, 31)}
-        # every picture taken by its controller (the Pi's side, on the wall clock: its link
-        # runs there), then a refresh's time on each controller's own clock: every ring was
-        # drawn again since, with nothing new to draw. (Recorded from here on only: kept
-        # recording through the skipped turns' countdowns, 50 frames a second, the capture
-        # filled, and the check waited on a frame it could no longer see.)
-        assert until(lambda: not any(c.session.sender.queue  # type: ignore[attr-defined]
-                                     for c in serial.children), 300), turn
-        for b in boards.values():
-            b.capture(PINS)
-        assert _emulated(boards, (fwconfig.REFRESH_MS + 3 * fwconfig.FRAME_MS) / 1000), turn
-        last = {s: _last_frame(boards[where[s][0]], PINS[where[s][1] - 1]) for s in want}
+        want = {s: could_show(serial, s) for s in range(1, 31)}
+        assert settled(serial.children, boards.values(), PINS), turn
+        last = {s: last_frame(boards[where[s][0]], PINS[where[s][1] - 1]) for s in want}
         assert all(last[s] in want[s] for s in want), (turn, [s for s in want
                                                               if last[s] not in want[s]])
         checked.append(f"{table.stage} {table.game.phase_label()}")
@@ -221,7 +184,7 @@ def test_one_install_then_an_update_reach_every_new_pico(tmp_path: Path) -> None
                 assert pads.wait_connected(180), [c.error for c in pads.children]  # type: ignore
             finally:
                 pads.close()
-            assert _emulated(dict(enumerate(boards)), 10.0)
+            assert emulated(boards, 10.0)
     finally:
         for b in boards:
             b.stop()
