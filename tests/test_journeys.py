@@ -72,9 +72,9 @@ def _drive(monkeypatch: pytest.MonkeyPatch, desk: tuple[int, int]) -> Window:
     text = paint.Painter.text
 
     def drawn(self, surf, s, pos, size=16, colour=paint.TEXT, bold=False,  # type: ignore
-              anchor="topleft", width=None):
+              anchor="topleft", width=None, smallest=None):
         before = (len(self.overflows), len(self.shrunk))
-        rect = text(self, surf, s, pos, size, colour, bold, anchor, width)
+        rect = text(self, surf, s, pos, size, colour, bold, anchor, width, smallest)
         if (len(self.overflows), len(self.shrunk)) != before:
             win.problems.append(("cut or shrunk", s, str(size), str(width)))
         win.drawing.append((s, size))
