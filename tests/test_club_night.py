@@ -968,6 +968,63 @@ def test_a_ballot_nobody_voted_in_says_and_shows_that_nobody_leaves(tmp_path: Pa
     assert "no_votes nobody_leaves" in lines, lines[-5:]
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_two_seats_of_one_name_are_told_apart_before_the_game(lang: str) -> None:
+    """Trial 19: "ნინო ბერიძე" typed at seats 1 and 6 became one player in the records
+    (two games and two wins from one game). Start now says so and waits."""
+    from table_app.words import t
+    setup = Setup("yakuza", 12, lang, "app", {1: "ნინო ბერიძე", 6: "ნინო  ბერიძე",
+                                               3: "Dato", 9: "dato"})
+    setup.command(("start",))
+    assert not setup.done and setup.twins() == [[1, 6], [3, 9]]
+    assert setup.notices[0] == ("same_names", "1, 6: ნინო ბერიძე; 3, 9: Dato")
+    p = Painter(keep=True)
+    draw_setup(p, _surface(), setup)
+    said = " ".join(" ".join(p.drawn or []).split())
+    assert " ".join(t("same_names", lang).split()[:4]) in said and "1, 6" in said, said
+    assert p.overflows == [] and p.shrunk == []
+    # Enter on the screen is Start too: it waits as well
+    handle(setup, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), pygame, [])
+    assert not setup.done and len([n for n in setup.notices if n[0] == "same_names"]) == 1
+    setup.names[6], setup.names[9] = "ნინო ბ. (2)", "Dato K."
+    setup.command(("start",))
+    assert setup.done and not setup.notices
+    # a name at a seat not in play is no twin
+    setup = Setup("city", 5, lang, "app", {1: "Nino", 6: "Nino"})
+    setup.command(("start",))
+    assert setup.done
+
+
+def test_a_game_that_ends_while_paused_shows_its_winner_not_pause(tmp_path: Path) -> None:
+    """Trial 19: the Mafia and the Yakuza disqualified while paused ended the game, and
+    "Pause" stood over "Winner: city"; Space then said "we go on" of the finished game."""
+    from table_app.table.config import Host
+    from table_app.table.virtual import Recorder
+    from table_app.words import t
+    voice = Recorder()
+    app, bots, clock, _ = virtual_table(tmp_path / "j", voice, seed=5, fmt_id="yakuza",
+                                        players=12, lang="ka")
+    run_virtual(app, bots, clock, until=lambda t: t.stage == "play"
+                and t.game.phase == "day")
+    app.feed(Host(("pause",)))
+    table = app.table
+    for seat in list(table.game.live):
+        if table.game.roles[seat] in ("don", "mafioso", "shogun", "yakuza"):
+            app.feed(Host(("disqualify", str(seat))))
+    table = app.table
+    assert table.stage == "over" and table.game.winner
+    pub = public_state(table, now=clock.now())
+    assert not pub.paused and pub.winner
+    p = Painter(keep=True)
+    draw_public(p, _surface(), pub)
+    drawn = " ".join(p.drawn or [])
+    assert t("paused", "ka") not in drawn and t("winner", "ka") in drawn
+    said = len(voice.said)
+    app.feed(Host(("resume",)))                     # Space on the end screen
+    assert [line for _, line in voice.said[said:]] == []
+    assert host_view(table, now=clock.now()).pending != "resume"
+
+
 def test_a_ballot_reopened_by_undo_shows_no_earlier_result_beside_it(tmp_path: Path) -> None:
     """Trial 18: an Enter too many closed a city ballot ("nobody voted: nobody leaves"); Undo
     opened it again, and that result stayed beside it while the table voted."""

@@ -163,11 +163,30 @@ class Setup:
             self.names[self.editing] = ""
             self.too_long = False
         elif name == "start":
-            self.done = True
+            # two seats of one name would be one player in the records (his games, wins
+            # and points counted twice): the screen asks for them told apart first
+            self.notices = [n for n in self.notices if n[0] != "same_names"]
+            twins = self.twins()
+            if twins:
+                self.notices.insert(0, ("same_names", "; ".join(
+                    f"{', '.join(map(str, seats))}: {self.names[seats[0]]}"
+                    for seats in twins)))
+            else:
+                self.done = True
         elif name == "check":
             self.check = self.done = True
         # a page past the players there are now shows the last one
         self.page = max(0, min(self.page, (self.players - 1) // NAMES_PAGE))
+
+    def twins(self) -> list[list[int]]:
+        """The seats in play that share a name (letter case and spaces aside), each group
+        in seat order."""
+        seats: dict[str, list[int]] = {}
+        for seat in range(1, self.players + 1):
+            name = " ".join(self.names.get(seat, "").split()).casefold()
+            if name:
+                seats.setdefault(name, []).append(seat)
+        return [group for group in seats.values() if len(group) > 1]
 
     def type(self, key: str) -> None:
         """Typing edits the name of the seat being edited; Enter ends it. `key` is a
@@ -323,7 +342,7 @@ def handle(setup: Setup, ev: Any, pg: Any, buttons: list[Button]) -> None:
         elif setup.editing is not None:
             setup.type(key)
         elif key == "\r" and ev.key != pg.K_ESCAPE:
-            setup.done = True
+            setup.command(("start",))
 
 
 def _notices(p: Painter, surf: Any, notices: list[tuple[str, str]], lang: str,

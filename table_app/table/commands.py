@@ -84,10 +84,14 @@ class HostCommands:
         self.table.start_game()
 
     def _pause(self, args: tuple[str, ...]) -> None:
+        if self.ctx.stage is TableStage.OVER:
+            return                  # a game over has no time to hold (nor "pause" to say)
         self.table.pause("host")
         self.ctx.say(["pause"])
 
     def _resume(self, args: tuple[str, ...]) -> None:
+        if self.ctx.stage is TableStage.OVER:
+            return                  # (Space on the end screen said "we go on" of it)
         self.table.resume_host()
 
     def _disk(self, args: tuple[str, ...]) -> None:
