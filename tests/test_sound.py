@@ -183,6 +183,19 @@ def test_the_narrator_says_nothing_secret_and_keeps_night_deaths_for_the_morning
         ["player", "num_4", "leaves_game", "role_was", "role_don"]]
 
 
+def test_one_nominee_is_said_in_the_singular() -> None:
+    """Trial 20: the voice said "Nominated are players 8" of one nominee, in every language.
+    One nominee has his own clip, with his own words in each language; two or more, the
+    plural one."""
+    n = Narrator()
+    assert n.lines(E.NomineesAnnounced((8,))) == [["nominee_is", "num_8"]]
+    assert n.lines(E.NomineesAnnounced((8, 3))) == [["nominees_are", "num_8", "num_3"]]
+    for lang in LANGS:
+        one, many = catalogue()["nominee_is"][lang], catalogue()["nominees_are"][lang]
+        assert one and one != many, lang
+        assert (SOUNDS / lang / "nominee_is.ogg").is_file(), lang
+
+
 def test_the_script_renders_clips_with_espeak_ng(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, str(SOUNDS / "make_sounds.py"), "--lang", "ka", "en",
                            "--only", "city_wakes", "num_9", "--out", str(tmp_path)],

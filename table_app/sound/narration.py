@@ -60,7 +60,9 @@ class Narrator:
         if isinstance(fx, E.Nominated):
             return [["nomination_accepted", num(fx.target)]]
         if isinstance(fx, E.NomineesAnnounced):
-            return [["nominees_are", *(num(s) for s in fx.nominees)]]
+            # one nominee is said in the singular: "Nominated are players 8" (trial 20)
+            head = "nominee_is" if len(fx.nominees) == 1 else "nominees_are"
+            return [[head, *(num(s) for s in fx.nominees)]]
         if isinstance(fx, E.VoteOpens):
             if fx.kind == "removeall":
                 return [["removeall_question"]]
