@@ -986,7 +986,13 @@ def test_two_seats_of_one_name_are_told_apart_before_the_game(lang: str) -> None
     # Enter on the screen is Start too: it waits as well
     handle(setup, pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN), pygame, [])
     assert not setup.done and len([n for n in setup.notices if n[0] == "same_names"]) == 1
-    setup.names[6], setup.names[9] = "ნინო ბ. (2)", "Dato K."
+    # each twin told apart at the name keyboard takes its seats off the notice at once
+    setup.editing, setup.names[6] = 6, "ნინო ბ. (2)"
+    setup.end_name()
+    assert setup.notices[0] == ("same_names", "3, 9: Dato") and not setup.done
+    setup.editing, setup.names[9] = 9, "Dato K."
+    setup.end_name()
+    assert not setup.notices and not setup.done
     setup.command(("start",))
     assert setup.done and not setup.notices
     # a name at a seat not in play is no twin

@@ -165,18 +165,21 @@ class Setup:
         elif name == "start":
             # two seats of one name would be one player in the records (his games, wins
             # and points counted twice): the screen asks for them told apart first
-            self.notices = [n for n in self.notices if n[0] != "same_names"]
-            twins = self.twins()
-            if twins:
-                self.notices.insert(0, ("same_names", "; ".join(
-                    f"{', '.join(map(str, seats))}: {self.names[seats[0]]}"
-                    for seats in twins)))
-            else:
-                self.done = True
+            self.done = not self.name_twins()
         elif name == "check":
             self.check = self.done = True
         # a page past the players there are now shows the last one
         self.page = max(0, min(self.page, (self.players - 1) // NAMES_PAGE))
+
+    def name_twins(self) -> bool:
+        """Name the seats that share a name in a notice, first on the screen (none: no
+        notice); whether there are any."""
+        self.notices = [n for n in self.notices if n[0] != "same_names"]
+        twins = self.twins()
+        if twins:
+            self.notices.insert(0, ("same_names", "; ".join(
+                f"{', '.join(map(str, seats))}: {self.names[seats[0]]}" for seats in twins)))
+        return bool(twins)
 
     def twins(self) -> list[list[int]]:
         """The seats in play that share a name (letter case and spaces aside), each group
@@ -216,6 +219,9 @@ class Setup:
                 self.names[self.editing] = name
             else:
                 self.names.pop(self.editing, None)
+            if any(n[0] == "same_names" for n in self.notices):
+                # a notice of twins told apart stayed on the screen until the next Start
+                self.name_twins()
         self.editing = None
         self.too_long = False
 
