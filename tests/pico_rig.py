@@ -47,22 +47,25 @@ def start_with_files(host: ModuleType, files: str, link: str) -> Any:
     return board
 
 
+def _clocks(boards: Iterable[Any], seconds: float) -> Any:
+    """A test of whether `seconds` of every board's own time have passed since now."""
+    boards = list(boards)
+    since = [b.ctl.emu_ns()[0] for b in boards]
+    return lambda: all(b.ctl.emu_ns()[0] - t0 >= seconds * 1e9
+                       for b, t0 in zip(boards, since, strict=True))
+
+
 def emulated(boards: Iterable[Any], seconds: float) -> bool:
     """Wait until `seconds` of every board's own (emulated) time have passed: a loaded
     machine slows the boards, and a wall-clock wait would then be too short."""
-    boards = list(boards)
-    since = [b.ctl.emu_ns()[0] for b in boards]
-    return until(lambda: all(b.ctl.emu_ns()[0] - t0 >= seconds * 1e9
-                             for b, t0 in zip(boards, since, strict=True)), 300)
+    return until(_clocks(boards, seconds), 300)
 
 
 def within(boards: Iterable[Any], seconds: float, cond: Any) -> bool:
     """Wait until `cond()` holds, for at most `seconds` of every board's own time (a board
     idle at its REPL, its time standing, gets a quarter of an hour of the wall clock)."""
-    boards = list(boards)
-    since = [b.ctl.emu_ns()[0] for b in boards]
-    until(lambda: cond() or all(b.ctl.emu_ns()[0] - t0 >= seconds * 1e9
-                                for b, t0 in zip(boards, since, strict=True)), 900)
+    passed = _clocks(boards, seconds)
+    until(lambda: cond() or passed(), 900)
     return bool(cond())
 
 
