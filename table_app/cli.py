@@ -199,7 +199,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             args.notices.append(("failed_starts", f"{len(taken)} × {taken[-1]}"))
     from . import systemd
     try:
-        return run.demo(args) if args.demo else run.play(args)
+        if args.demo:
+            return run.demo(args)
+        from .window.table import play
+        return play(args)
     except (RulesError, ValueError, OSError, JournalError, PadError) as exc:
         print(f"table-app: {exc}", file=sys.stderr)
         if not args.demo:

@@ -544,12 +544,12 @@ def test_the_rooms_window_on_one_display_is_a_note_not_a_cover(tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch
                                                                 ) -> None:
     # finding 11: on a single display the room's window (V) covered the host's screen
-    from table_app import run
     from table_app.table.host import HostKeys
+    from table_app.window.table import TableWindow
     from table_app.words import t
     pygame.display.init()
     app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5)
-    window = run.TableWindow.__new__(run.TableWindow)
+    window = TableWindow.__new__(TableWindow)
     window.pygame, window.public, window.app, window.kind = pygame, None, app, "fake"
     window.screen = Screen(_surface())
     window.keys = HostKeys(lambda c: None, lambda: False)
@@ -690,12 +690,12 @@ def test_what_ends_a_speech_where_speakers_nominate(tmp_path: Path, lang: str) -
 def test_the_start_key_asks_past_unseen_seats_as_the_button_does(tmp_path: Path) -> None:
     # finding 5: the screen's Start asked once more past seats that never looked, the
     # keyboard's S started at once
-    from table_app import run
     from table_app.table.host import HostKeys
+    from table_app.window.table import TableWindow
     pygame.display.init()
     app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, deal="app")
     sent: list[object] = []
-    window = run.TableWindow.__new__(run.TableWindow)
+    window = TableWindow.__new__(TableWindow)
     window.pygame, window.public, window.app, window.kind = pygame, None, app, "fake"
     window.screen = Screen(_surface())
     window.keys = HostKeys(sent.append, lambda: False)

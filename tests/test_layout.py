@@ -210,7 +210,6 @@ LONG = 400
 LONG_ONES = {
     # not split in #49: these are in the table's, the screen's, the pads' and the rules'
     # own areas, whose owners split them along their jobs
-    "table_app/run.py": "the window's wiring: setup, play, the check screen on the display",
     "table_app/table/app.py": "the table's event loop and its journal",
     "table_app/pads/serial_pads.py": "the Pi's side of the serial link and its port finding",
     "table_app/pads/grammar.py": "the press grammar (taps and holds into choices)",

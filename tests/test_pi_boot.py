@@ -365,7 +365,7 @@ def test_idle_on_the_setup_screen_it_waits_on_its_events(bookworm: Bookworm) -> 
     per_second, cpu, threads, main = bookworm.idle
     if per_second < 0:
         pytest.skip("the three minutes' test did not measure")
-    # its loop looks at its events every 40 ms (run.EVENTS_EVERY): its thread wakes about 25
+    # its loop looks at its events every 40 ms (loops.EVENTS_EVERY): its thread wakes about 25
     # times a second, 27-28 measured; it was 971-1010 with SDL's 1 ms poll inside
     # pygame.event.wait. SDL's audio thread keeps its device's own pace, 90 a second here at
     # a mixer period of 512 frames and of 1024 alike (not understood: #51 keeps it), so the

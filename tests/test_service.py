@@ -200,9 +200,9 @@ def test_the_screen_between_games_is_alive(tmp_path: Path) -> None:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
 
-    from table_app import run
     from table_app.screen.display import Display
     from table_app.screen.setup import Setup
+    from table_app.window import loops
 
     pygame.display.quit()                 # a fresh display, as the table's own start has
     pygame.init()
@@ -215,7 +215,7 @@ def test_the_screen_between_games_is_alive(tmp_path: Path) -> None:
             pygame.event.post(pygame.event.Event(pygame.QUIT))
 
     try:
-        assert run._setup_screen(pygame, display, display.canvas, Setup(), pulse) is None
+        assert loops.setup_screen(pygame, display, display.canvas, Setup(), pulse) is None
     finally:
         pygame.quit()
     # nothing but the waits' own timeouts made the loop turn: it beats while the host thinks

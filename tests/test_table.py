@@ -442,7 +442,7 @@ def test_a_resumed_game_speaks_the_language_the_host_asks_for(tmp_path: Path) ->
     # Georgian (and the voice spoke whatever the command line said, the screen the journal)
     from argparse import Namespace
 
-    from table_app.run import _host_language
+    from table_app.run import host_language
     app, bots, clock, _ = virtual_table(tmp_path / "j", lang="ka", seed=4)
     run_virtual(app, bots, clock, until=lambda t: len(app.entries) > 80)
     app.close()
@@ -450,10 +450,10 @@ def test_a_resumed_game_speaks_the_language_the_host_asks_for(tmp_path: Path) ->
     again, bots, clock, _ = virtual_table(tmp_path / "j", voice=voice, seed=4)
     assert again.resumed and again.table is not None and again.table.cfg.lang == "ka"
     assert voice.langs == ["ka"]                   # the voice speaks the game's language
-    _host_language(Namespace(lang="ka", lang_given=False), again)
-    _host_language(Namespace(lang="ru", lang_given=False), again)   # the settings' only
+    host_language(Namespace(lang="ka", lang_given=False), again)
+    host_language(Namespace(lang="ru", lang_given=False), again)   # the settings' only
     assert again.table.cfg.lang == "ka"
-    _host_language(Namespace(lang="ru", lang_given=True), again)
+    host_language(Namespace(lang="ru", lang_given=True), again)
     assert again.table.cfg.lang == "ru" and again.table.narrator.lang == "ru"
     assert voice.langs == ["ka", "ru"] and again.entries[-1]["cmd"] == ["lang", "ru"]
     run_virtual(again, bots, clock, until=lambda t: t.game.phase == "day")
