@@ -209,13 +209,15 @@ def cmd_play(args: argparse.Namespace) -> int:
             # what this start took and never showed goes back, before its own reason
             note_failed_start(str(exc), [] if systemd.ready else taken)
         return 2
+    except KeyboardInterrupt:             # Ctrl-C anywhere: a quiet stop, the journal kept
+        # (before BaseException's clause, which re-raised it: `table-app`'s Ctrl-C on the
+        # setup screen ended in a traceback)
+        print("table-app: stopped (the game resumes where it was)", file=sys.stderr)
+        return 130
     except BaseException:
         if not systemd.ready:
             note_failed_start("", taken)          # (systemd's ExecStopPost adds its line)
         raise
-    except KeyboardInterrupt:             # Ctrl-C anywhere: a quiet stop, the journal kept
-        print("table-app: stopped (the game resumes where it was)", file=sys.stderr)
-        return 130
 
 
 def _table_seats(args: argparse.Namespace) -> int:

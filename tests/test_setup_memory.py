@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from table_app import run
 from table_app.cli import main
 from table_app.screen.setup import Setup, choices_path, load_choices, save_choices
+from table_app.window import loops
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def _offered(monkeypatch: pytest.MonkeyPatch, *argv: str) -> Setup:
     def closed(pygame: Any, display: Any, area: Any, setup: Setup, pulse: Any = None) -> None:
         seen.append(setup)
         return None                     # the host closed the window
-    monkeypatch.setattr(run, "_setup_screen", closed)
+    monkeypatch.setattr(loops, "setup_screen", closed)
     main(["--silent", "--no-record", *argv])
     assert seen
     return seen[0]
@@ -65,3 +65,15 @@ def test_a_club_format_that_is_gone_is_not_offered(home: Path,
     save_choices(Setup("classic_fast", 9, "en", "app", {}))
     offered = _offered(monkeypatch)
     assert offered.fmt == "yakuza"
+
+
+def test_ctrl_c_on_the_setup_screen_is_a_quiet_stop(home: Path, monkeypatch: pytest.MonkeyPatch,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """`table-app` (the README's command) stopped with Ctrl-C on the setup screen ended in a
+    traceback: its quiet stop stood after a clause that raised it again."""
+    def interrupted(*args: Any, **kw: Any) -> None:
+        raise KeyboardInterrupt
+    monkeypatch.setattr(loops, "setup_screen", interrupted)
+    assert main(["--silent", "--no-record"]) == 130
+    assert capsys.readouterr().err.strip().splitlines()[-1] == (
+        "table-app: stopped (the game resumes where it was)")
