@@ -188,9 +188,7 @@ def public_state(table: Table, names: Names | None = None, totals: tuple[
     # kept "Nobody voted: nobody leaves" beside it; a revote, the first ballot's counts)
     if ballot in ("vote", "revote", "removeall"):
         totals, no_votes = (), False
-    # (a game that ended while paused is over, not paused: "Pause" stood over its winner)
-    return PublicState(table.cfg.lang, phase, ballot, _seconds(table, now),
-                       table.paused and phase != "over", seats,
+    return PublicState(table.cfg.lang, phase, ballot, _seconds(table, now), table.paused, seats,
                        tuple(s for s in obs.nominees if s in standing) if nominating else (),
                        obs.totals if totals is None else totals, obs.winner, unused_to,
                        living // 2 + 1 if ballot == "removeall" else 0,
@@ -248,7 +246,7 @@ def host_view(table: Table, names: Names | None = None,
         pending = "call"                 # the cards are being dealt: the host says when
     elif table.stage == "ready":
         pending = "start"
-    elif table.paused and table.stage != "over":
+    elif table.paused:
         pending = "resume"
     captions = tuple(c.text for c in table.captions[-2:])
     calling = ""

@@ -139,7 +139,9 @@ class Table:
 
     @property
     def paused(self) -> bool:
-        return self.ctx.timers.paused
+        """Is the game held still? A game over is not (one that ended while paused drew
+        "Pause" over its winner, and Space on its end screen said "we go on")."""
+        return self.ctx.timers.paused and self.ctx.stage is not TableStage.OVER
 
     def held_ballots(self) -> set[int]:
         """The seats whose vote is in: cast, or held on the pad in a pause (it counts when
