@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from drawn import text_args
 
 from table_app.screen import Names, Screen, host_view, public_state
 from table_app.screen.host import draw_host
@@ -519,11 +520,11 @@ def test_names_beside_the_seats_are_readable_on_the_panel(tmp_path: Path) -> Non
     rights: list[int] = []
 
     class Sizes(Painter):
-        def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
-                 anchor="topleft", width=None, smallest=None):
-            rect = super().text(surf, s, pos, size, colour, bold, anchor, width, smallest)
-            sizes[s] = size
-            if s.startswith("\u201c"):
+        def text(self, *args, **kw):  # type: ignore
+            a = text_args(*args, **kw)
+            rect = super().text(*args, **kw)
+            sizes[a.s] = a.size
+            if a.s.startswith("\u201c"):
                 rights.append(rect.right)
             return rect
 

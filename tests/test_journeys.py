@@ -20,6 +20,7 @@ from typing import Any
 
 import pygame
 import pytest
+from drawn import text_args
 
 from table_app.rules.roles import ROLES
 from table_app.sound.catalogue import role_name
@@ -71,16 +72,16 @@ def _drive(monkeypatch: pytest.MonkeyPatch, desk: tuple[int, int]) -> Window:
     win = Window()
     text = paint.Painter.text
 
-    def drawn(self, surf, s, pos, size=16, colour=paint.TEXT, bold=False,  # type: ignore
-              anchor="topleft", width=None, smallest=None):
+    def drawn(self, *args, **kw):  # type: ignore
+        a = text_args(*args, **kw)
         before = (len(self.overflows), len(self.shrunk))
-        rect = text(self, surf, s, pos, size, colour, bold, anchor, width, smallest)
+        rect = text(self, *args, **kw)
         if (len(self.overflows), len(self.shrunk)) != before:
-            win.problems.append(("cut or shrunk", s, str(size), str(width)))
-        win.drawing.append((s, size))
-        win.drawing_at.append((s, pygame.Rect(rect)))
-        if s.isdigit() and colour == paint.DIM:
-            win.drawing_out.add(int(s))               # a seat out of the game: dimmed
+            win.problems.append(("cut or shrunk", a.s, str(a.size), str(a.width)))
+        win.drawing.append((a.s, a.size))
+        win.drawing_at.append((a.s, pygame.Rect(rect)))
+        if a.s.isdigit() and a.colour == paint.DIM:
+            win.drawing_out.add(int(a.s))             # a seat out of the game: dimmed
         return rect
 
     flip = display_mod.Display.flip

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pygame
 import pytest
+from drawn import text_args
 
 from table_app.rules.roles import DECISIONS, ROLES
 from table_app.screen import Names, Screen, Totals, host_view, public_state
@@ -228,10 +229,10 @@ def test_the_winner_breaks_after_its_head_where_one_row_is_too_narrow() -> None:
     rows: list[str] = []
 
     class Rows(Painter):
-        def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
-                 anchor="topleft", width=None, smallest=None):
-            rows.append(s)
-            return super().text(surf, s, pos, size, colour, bold, anchor, width, smallest)
+        def text(self, *args, **kw):  # type: ignore
+            a = text_args(*args, **kw)
+            rows.append(a.s)
+            return super().text(*args, **kw)
     p = Rows()
     for lang in ("en", "ru", "ka", "uz"):
         for team in ("mafia", "city", "yakuza", "maniac"):
@@ -508,10 +509,10 @@ def test_a_tapped_seats_number_stands_clear_of_its_buttons(tmp_path: Path, lang:
     heads: list[pygame.Rect] = []
 
     class Heads(Painter):
-        def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
-                 anchor="topleft", width=None, smallest=None):
-            rect = super().text(surf, s, pos, size, colour, bold, anchor, width, smallest)
-            if s.startswith("\u2116") and s[1:].isdigit() and rect.top >= 420:
+        def text(self, *args, **kw):  # type: ignore
+            a = text_args(*args, **kw)
+            rect = super().text(*args, **kw)
+            if a.s.startswith("\u2116") and a.s[1:].isdigit() and rect.top >= 420:
                 heads.append(rect)
             return rect
 
@@ -544,12 +545,12 @@ def test_every_text_fits_its_box_in_every_language(tmp_path: Path, lang: str) ->
     edges: list[tuple[str, pygame.Rect]] = []
 
     class Edges(Painter):
-        def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
-                 anchor="topleft", width=None, smallest=None):
-            rect = super().text(surf, s, pos, size, colour, bold, anchor, width, smallest)
+        def text(self, *args, **kw):  # type: ignore
+            a = text_args(*args, **kw)
+            rect = super().text(*args, **kw)
             inside = pygame.Rect(4, 0, SIZE[0] - 8, SIZE[1])
-            if s.strip() and not inside.contains(rect):
-                edges.append((s, rect))
+            if a.s.strip() and not inside.contains(rect):
+                edges.append((a.s, rect))
             return rect
 
     painter = Edges(keep=True)
@@ -909,17 +910,17 @@ def test_a_big_table_s_names_and_roles_stand_apart_in_every_language(
         return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
 
     class Labels(Painter):
-        def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
-                 anchor="topleft", width=None, smallest=None):
-            rect = super().text(surf, s, pos, size, colour, bold, anchor, width, smallest)
-            if width in (BIG_END_W, BIG_SIDE_W):
-                assert size >= 14, (s, size)
+        def text(self, *args, **kw):  # type: ignore
+            a = text_args(*args, **kw)
+            rect = super().text(*args, **kw)
+            if a.width in (BIG_END_W, BIG_SIDE_W):
+                assert a.size >= 14, (a.s, a.size)
                 # a contrast of 7:1 or more on the background (WCAG's AAA for small text)
-                assert (luminance(colour) + 0.05) / (luminance(BG) + 0.05) >= 7, (s, colour)
-                drawn.append((s, rect))
-            elif s and len(set(s)) == 1 and s[0] == t("foul_mark", lang):
-                fouls.append((s, rect))                  # a seat's fouls' marks
-            elif ":" in s and s.replace(":", "").isdigit():
+                assert (luminance(a.colour) + 0.05) / (luminance(BG) + 0.05) >= 7, (a.s, a.colour)
+                drawn.append((a.s, rect))
+            elif a.s and len(set(a.s)) == 1 and a.s[0] == t("foul_mark", lang):
+                fouls.append((a.s, rect))                  # a seat's fouls' marks
+            elif ":" in a.s and a.s.replace(":", "").isdigit():
                 clocks.append(rect)                      # the middle's clock
             return rect
 
@@ -1138,16 +1139,16 @@ def test_a_small_table_s_names_roles_and_fouls_stand_apart_in_every_language(
     middle: list[tuple[str, pygame.Rect]] = []
 
     class Labels(Painter):
-        def text(self, surf, s, pos, size=16, colour=(0, 0, 0), bold=False,  # type: ignore
-                 anchor="topleft", width=None, smallest=None):
-            rect = super().text(surf, s, pos, size, colour, bold, anchor, width, smallest)
-            if rect.right <= 480 and s:
-                if width == 104:
-                    drawn.append((s, rect))
-                elif len(set(s)) == 1 and s[0] == t("foul_mark", lang):
-                    fouls.append((s, rect))
-                elif bold and anchor == "center" and not s.isdigit():
-                    middle.append((s, rect))
+        def text(self, *args, **kw):  # type: ignore
+            a = text_args(*args, **kw)
+            rect = super().text(*args, **kw)
+            if rect.right <= 480 and a.s:
+                if a.width == 104:
+                    drawn.append((a.s, rect))
+                elif len(set(a.s)) == 1 and a.s[0] == t("foul_mark", lang):
+                    fouls.append((a.s, rect))
+                elif a.bold and a.anchor == "center" and not a.s.isdigit():
+                    middle.append((a.s, rect))
             return rect
 
     def on_seat(rect: pygame.Rect, seat: pygame.Rect) -> bool:
