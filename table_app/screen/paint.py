@@ -113,6 +113,13 @@ class Painter:
             self._fonts[key] = self.pg.font.Font(path if Path(path).exists() else None, size)
         return self._fonts[key]
 
+    def ink(self, s: str, size: int, bold: bool = False) -> tuple[int, int]:
+        """How far above and below the middle of its box a text's letters reach (the box
+        has room for the font's tallest and deepest letters: "0:25" fills two thirds)."""
+        img = self.font(size, bold).render(s, True, TEXT)
+        box, h = img.get_bounding_rect(), img.get_height()
+        return box.top - h // 2, box.bottom - h // 2
+
     def text(self, surf: Any, s: str, pos: tuple[int, int], size: int = 16,
              colour: tuple[int, int, int] = TEXT, bold: bool = False,
              anchor: str = "topleft", width: int | None = None,

@@ -178,23 +178,41 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
     # the middle's texts between the seats and their fouls' marks, on two rows where one is
     # too wide (a long table's sides stand closer than the round one's: "Игра окончена" ran
     # over seats 5 and 17 at 20, then over their marks)
-    marks = max((p.font(MIN_SIZE, True).size(t("foul_mark", lang) * sv.fouls)[0] + 6
-                 for sv in seats if sv.fouls and big and abs(
-                     places[sv.seat][1] - centre[1]) < MIDDLE_HALF_H), default=0)
-    room = 2 * (BIG_HALF_W - r - 6 - marks) if big else MIDDLE_W
-    _middle(p, surf, title, (centre[0], centre[1] - 40), 24, TEXT, room, up=True)
+    mark = t("foul_mark", lang)
+    m_top, m_bottom = p.ink(mark, MIN_SIZE, True)
+
+    def room_at(text: str, y: int, size: int, rows: int = 1) -> int:
+        """The middle's width for `text`, bold at `size`, on rows a row apart from `y`
+        (`rows` of them; fewer than 0: upwards), between the fouls' marks of the seats
+        level with its letters only: a foul at seat 15 of 20, a row below the clock,
+        shrank it, and one at seat 16 broke "Day 1" in two."""
+        top, bottom = p.ink(text, size, True)
+        ys = [y + (size + 4) * i * (1 if rows > 0 else -1) for i in range(abs(rows))]
+
+        def level(row: int) -> bool:
+            return any(row + m_bottom > y + top - 2 and row + m_top < y + bottom + 2
+                       for y in ys)
+        marks = max((p.font(MIN_SIZE, True).size(mark * sv.fouls)[0] + 6 for sv in seats
+                     if sv.fouls and big and level(places[sv.seat][1])), default=0)
+        return 2 * (BIG_HALF_W - r - 6 - marks) if big else MIDDLE_W
+
+    over = centre[1] - 40
+    _middle(p, surf, title, (centre[0], over), 24, TEXT, room_at(title, over, 24, -2), up=True)
+    under = centre[1] + 40
     if pub.paused:
-        _middle(p, surf, t("paused", lang), (centre[0], centre[1] + 40), 20, ORANGE, room)
+        paused = t("paused", lang)
+        _middle(p, surf, paused, (centre[0], under), 20, ORANGE, room_at(paused, under, 20, 2))
     if pub.seconds_left is not None:
         m, s = divmod(pub.seconds_left, 60)
         colour = RED if pub.seconds_left <= 10 else TEXT
+        clock = f"{m}:{s:02d}"
         # (between the fouls' marks: a long table's sides stand close, and three fouls
         # each on its middle seats left the clock some 80 px; smaller, down to 24 px)
-        p.text(surf, f"{m}:{s:02d}", (centre[0], centre[1] + 8), 56, colour, True, "center",
-               width=room, smallest=24)
+        p.text(surf, clock, (centre[0], centre[1] + 8), 56, colour, True, "center",
+               width=room_at("0:00", centre[1] + 8, 56), smallest=24)
     if pub.winner:
-        _middle(p, surf, f"{t('winner', lang)}: {t('win_' + pub.winner, lang)}",
-                (centre[0], centre[1] + 40), 20, GREEN, room)
+        won = f"{t('winner', lang)}: {t('win_' + pub.winner, lang)}"
+        _middle(p, surf, won, (centre[0], under), 20, GREEN, room_at(won, under, 20, 2))
     return buttons
 
 
@@ -215,11 +233,6 @@ def clock_line(pub: PublicState) -> str:
         m, s = divmod(pub.seconds_left, 60)
         line += f"  {m}:{s:02d}"
     return line + (f"  ({t('paused', pub.lang)})" if pub.paused else "")
-
-
-#: how far the middle's texts reach up and down from the table's centre (two rows of the
-#: title over it, two of the winner under it)
-MIDDLE_HALF_H = 100
 
 
 def _middle(p: Painter, surf: Any, text: str, at: tuple[int, int], size: int,
