@@ -1389,3 +1389,35 @@ def test_a_foul_a_row_away_leaves_the_clock_its_size(tmp_path: Path, lang: str) 
     # nor is the title ("Day 1") broken in two by marks not level with it
     assert len(level) <= 2 and 15 not in level, level
     assert len(broken) <= 2 and not {15, 16} & set(broken), broken
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_four_fouls_and_more_stay_inside_their_seat(tmp_path: Path, lang: str) -> None:
+    """Trial 21: a 4th and a 5th foul ("ფფფფფ") ran out of seat 3's circle. From four on,
+    a seat shows its number of fouls and one mark, inside its circle."""
+    from table_app.screen.host import draw_host
+    from table_app.screen.paint import Painter
+    from table_app.words import t
+    mark = t("foul_mark", lang)
+    drawn: list[tuple[str, pygame.Rect]] = []
+
+    class Marks(Painter):
+        def text(self, *args, **kw):  # type: ignore
+            a = text_args(*args, **kw)
+            rect = super().text(*args, **kw)
+            if a.s.endswith(mark) and (a.s.rstrip(mark).isdigit() or set(a.s) == {mark}):
+                drawn.append((a.s, rect))
+            return rect
+
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=2, fmt_id="yakuza", lang=lang)
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day")
+    base = host_view(table, Names({}), now=clock.now())
+    for fouls in range(1, 10):
+        view = dataclasses.replace(base, seats=tuple(
+            dataclasses.replace(sv, fouls=fouls if sv.seat == 3 else 0) for sv in base.seats))
+        drawn.clear()
+        buttons = draw_host(Marks(), _surface(), view, hide_roles=True)
+        seat = next(pygame.Rect(b.rect) for b in buttons if b.cmd == ("seat", "3"))
+        ((s, rect),) = drawn
+        assert s == (mark * fouls if fouls <= 3 else f"{fouls}{mark}"), s
+        assert seat.left <= rect.left and rect.right <= seat.right, (fouls, rect, seat)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from ..clock import Clock
+from ..words import spans
 from .base import PadBackend, Sink
 from .events import PadEdge, PadHeld, PadLevel, PadLink, RawPadEvent
 from .rings import Picture
@@ -36,17 +37,6 @@ Maker = Callable[[int, Sink], PadBackend]
 def controllers_for(seats: int) -> int:
     """How many controllers of 12 pads a table of `seats` needs."""
     return max(1, -(-seats // JACKS))
-
-
-def spans(seats: Sequence[int]) -> str:
-    """Seats as the host reads them: "13-24", "1, 3, 5-7"."""
-    runs: list[list[int]] = []
-    for s in sorted(seats):
-        if runs and s == runs[-1][-1] + 1:
-            runs[-1].append(s)
-        else:
-            runs.append([s])
-    return ", ".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs)
 
 
 class TablePads(PadBackend):

@@ -58,6 +58,13 @@ def seat_role(role: str, lang: str, big: bool) -> str:
     return role_name(role, lang)
 
 
+def foul_marks(fouls: int, lang: str) -> str:
+    """A seat's fouls as its marks: one a foul up to three, then their number and one mark
+    ("4Ф"): five marks ran out of a seat's circle into its neighbour's side."""
+    mark = t("foul_mark", lang)
+    return mark * fouls if fouls <= 3 else f"{fouls}{mark}"
+
+
 def _inside(label: str, cx: int, cy: int, r: int,
             centre: tuple[int, int]) -> tuple[tuple[int, int], str]:
     """Where a big table's seat's fouls go: on a side, beside it towards the table's middle
@@ -158,10 +165,10 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             # on the table's side of the seat: its label has the other (they ran into it)
             at, anchor = _inside(placed[sv.seat][2] if sv.seat in placed else "", cx, cy,
                                  r, centre)
-            p.text(surf, t("foul_mark", pub.lang) * sv.fouls, at, MIN_SIZE, ORANGE, True,
+            p.text(surf, foul_marks(sv.fouls, pub.lang), at, MIN_SIZE, ORANGE, True,
                    anchor)
         elif sv.fouls:
-            p.text(surf, t("foul_mark", pub.lang) * sv.fouls, (cx, cy + 13), MIN_SIZE,
+            p.text(surf, foul_marks(sv.fouls, pub.lang), (cx, cy + 13), MIN_SIZE,
                    ORANGE, True, "center")
         if host and sv.asked:
             # on the circle's edge, up and right (its foot holds the fouls)
@@ -192,7 +199,7 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         def level(row: int) -> bool:
             return any(row + m_bottom > y + top - 2 and row + m_top < y + bottom + 2
                        for y in ys)
-        marks = max((p.font(MIN_SIZE, True).size(mark * sv.fouls)[0] + 6 for sv in seats
+        marks = max((p.font(MIN_SIZE, True).size(foul_marks(sv.fouls, lang))[0] + 6 for sv in seats
                      if sv.fouls and big and level(places[sv.seat][1])), default=0)
         return 2 * (BIG_HALF_W - r - 6 - marks) if big else MIDDLE_W
 

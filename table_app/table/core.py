@@ -139,8 +139,7 @@ class Table:
 
     @property
     def paused(self) -> bool:
-        """Is the game held still? A game over is not (one that ended while paused drew
-        "Pause" over its winner, and Space on its end screen said "we go on")."""
+        # a game over is not (one that ended while paused drew "Pause" over its winner)
         return self.ctx.timers.paused and self.ctx.stage is not TableStage.OVER
 
     def held_ballots(self) -> set[int]:
