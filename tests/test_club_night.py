@@ -1673,3 +1673,35 @@ def test_the_caption_of_the_nominees_is_a_list(tmp_path: Path) -> None:
     said = [c.text for c in table.captions if c.text.startswith(head)]
     assert said, [c.text for c in table.captions]
     assert re.fullmatch(re.escape(head) + r" \d+(, \d+)+", said[-1]), said[-1]
+
+
+def test_the_simulators_pane_rings_the_seat_whose_turn_it_is(tmp_path: Path) -> None:
+    """Trial 21: at 800x480 the host's screen and the simulator take turns (Tab), and only
+    the host's screen ringed the seat whose turn it was to look at his role: a host trying
+    the table alone held his keys blind, and most turns passed unseen. The pads' pane rings
+    that seat as the screens do (a public cue: the voice calls the turns)."""
+    from firmware_bridge.ringdraw import MAX_SEATS
+    from table_app.pads.sim import TURN, SimPads
+    from table_app.screen import Totals
+    from table_app.table.host import HostKeys
+    from table_app.window.table import TableWindow
+    pygame.display.init()
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, deal="app")
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "deal"
+                        and t.dealing.viewer > 1)
+    pads = SimPads(MAX_SEATS, lambda e: None, clock, size=(480, 480),
+                   surface=pygame.Surface((480, 480)))
+    pads.set_table(12)
+    window = TableWindow.__new__(TableWindow)
+    window.pygame, window.public, window.app, window.kind = pygame, None, app, "sim"
+    window.screen, window.totals, window.names = Screen(_surface()), Totals(), {}
+    window.keys = HostKeys(lambda c: None, lambda: False)
+    window.pads, window.recorder = pads, None
+    window.display = type("D", (), {"flip": staticmethod(lambda: None)})()
+    window._draw()
+    turn = table.dealing.viewer
+    assert pads.turn == turn
+    for seat in (turn, turn % 12 + 1):
+        cx, cy = pads.pad_centre(seat)
+        edge = tuple(pads.surface.get_at((cx + pads.pad_radius() + 3, cy)))[:3]
+        assert (edge == TURN) == (seat == turn), (seat, edge)

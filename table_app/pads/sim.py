@@ -45,6 +45,8 @@ TEXT = (230, 230, 230)
 CONTROLLER = (34, 36, 46)
 #: an LED that is off: darker than its pad, so that one lit at the night's cap stands out
 UNLIT = (22, 22, 26)
+#: the ring the screens draw round the seat whose turn it is (to look at his role, to speak)
+TURN = (60, 200, 90)
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 #: the smallest text the simulator draws (the 7-inch panel at arm's length)
 TEXT_SIZE = 14
@@ -73,6 +75,9 @@ class SimPads(PadBackend):
         self.lang = "en"
         #: where the game is and its timer, one line (the table sets it)
         self.status = ""
+        #: the seat whose turn it is, ringed as on the screens (the table sets it; 0: none):
+        #: where the screens take turns on a small panel, the pads' pane had no cue of it
+        self.turn = 0
         #: what the last frame said, and at what size (the tests read it)
         self.said: list[tuple[str, int]] = []
         self.dirty = True
@@ -239,7 +244,7 @@ class SimPads(PadBackend):
         moving = tuple(tuple(self.pixels(seat, t)) for seat in range(1, self.table + 1)
                        if animated(self.encode(self.pictures[seat]), self.ring_size))
         shows = (moving, self.status, self.lang, frozenset(self.keys_down), self.size,
-                 self.light_cap)
+                 self.light_cap, self.turn)
         if shows == self._shown and not self.dirty:
             return False
         self._shown = shows
@@ -271,6 +276,8 @@ class SimPads(PadBackend):
         for seat in range(1, self.table + 1):
             cx, cy = self.pad_centre(seat)
             pygame.draw.circle(surf, PAD_DOWN if seat in self.keys_down else PAD, (cx, cy), pr)
+            if seat == self.turn:
+                pygame.draw.circle(surf, TURN, (cx, cy), pr + 4, 3)
             pixels = self.pixels(seat, t)
             brightest = max(max(shown(c)) for c in pixels)
             for k, colour in enumerate(pixels):

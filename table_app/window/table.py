@@ -186,6 +186,7 @@ class TableWindow(Opening):
         if self.kind == "sim":
             self.pads.lang = table.cfg.lang           # what its window says, in it
             self.pads.status = clock_line(view.public)
+            self.pads.turn = next((sv.seat for sv in view.public.seats if sv.speaking), 0)
             drew = self.pads.draw() or drew
         if drew:
             self.display.flip()
