@@ -617,9 +617,11 @@ def test_every_text_fits_its_box_in_every_language(tmp_path: Path, lang: str) ->
     # nor touching the panel's edge (a line of the voice's ran to the right edge)
     assert edges == [], edges[:5]
     if lang != "en":                        # nor left in English: every word its language's
+        # (a phrase's words before its first field, two or more: "and" of "and {n} more"
+        # is in "Aleksandre")
         english = {tr["en"].split("{")[0].strip() for kind in ("screen", "voice")
                    for tr in entries(kind).values()
-                   if tr.get(lang) != tr["en"] and len(tr["en"].split()) >= 2}
+                   if tr.get(lang) != tr["en"] and len(tr["en"].split("{")[0].split()) >= 2}
         drawn = set(painter.drawn or ())
         left = sorted(e for e in english if e and any(e in d for d in drawn))
         assert left == [], left
@@ -637,25 +639,27 @@ def test_between_games_the_host_sees_the_seasons_rating(tmp_path: Path) -> None:
     draw_host(painter, _surface(), replace(hv, rating=(("Nino", 4.2), ("Giorgi", 1.0))),
               None, None, None)
     # best first, no rank number: "1. Дмитрий Петров 1" was read as seat 1 (a host's trial)
-    assert "Rating" in drawn and drawn.index("Nino — 4.2") < drawn.index("Giorgi — 1")
+    assert "Season points" in drawn and drawn.index("Nino — 4.2") < drawn.index("Giorgi — 1")
     assert not any(d.startswith(("1.", "2.")) for d in drawn), drawn
     assert not painter.overflows
     # trial 13: seven players level on a point, and the "best five" shown were the first
-    # five by the alphabet: the level ones go on one row, as many names as fit, "+N" more
+    # five by the alphabet: the level ones go on one row, as many names as fit, "and N
+    # more" (trial 21: "+13" was read as points)
     drawn.clear()
     level = tuple((name, 1.0) for name in ("Ana", "Beka", "Dato", "Eka", "Gio", "Keti",
                                            "Nika", "Salome", "Tamar", "Zura"))
     draw_host(painter, _surface(), replace(hv, rating=(("Nino", 2.0),) + level),
               None, None, None)
-    rows = drawn[drawn.index("Rating") + 1:drawn.index("Rating") + 3]
+    rows = drawn[drawn.index("Season points") + 1:drawn.index("Season points") + 3]
     assert rows[0] == "Nino — 2"
-    assert rows[1].startswith("Ana, Beka") and rows[1].endswith(" — 1"), rows
-    shown = rows[1].removesuffix(" — 1").split(" +")
-    assert len(shown[0].split(", ")) + (int(shown[1]) if len(shown) > 1 else 0) == len(level)
+    assert rows[1].startswith("Ana, Beka") and rows[1].endswith(" more — 1"), rows
+    assert "+" not in rows[1]
+    names, more = rows[1].removesuffix(" more — 1").split(" and ")
+    assert len(names.split(", ")) + int(more) == len(level)
     assert not painter.overflows
     drawn.clear()
     draw_host(painter, _surface(), hv, None, None, None)     # no records yet: no rating
-    assert "Rating" not in drawn
+    assert "Season points" not in drawn
 
 
 def test_the_setup_screen_says_why_the_table_opened_there_in_every_language() -> None:

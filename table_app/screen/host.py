@@ -158,23 +158,26 @@ def _host_status(p: Painter, surf: Any, view: HostView, seats: tuple[SeatView, .
         p.text(surf, t("rating", lang), (x, y), 16, BLUE, True, width=w)
         y += 22
         # best first, each with his points ("Nino — 3"): "1. Дмитрий Петров 1" read as
-        # seat 1 (he sat at 3); players level on points on one row ("Nino, Lasha +5 — 1"),
-        # never some of them left out by the alphabet
-        for row in rating_rows(p, view.rating, w)[:5]:
+        # seat 1 (he sat at 3); players level on points on one row ("Nino, Lasha and 5
+        # more — 1"), never some of them left out by the alphabet
+        for row in rating_rows(p, view.rating, w, lang)[:5]:
             p.text(surf, row, (x, y), 14, width=w)
             y += 18
     return y
 
 
-def rating_rows(p: Painter, rating: tuple[tuple[str, float], ...], width: int) -> list[str]:
+def rating_rows(p: Painter, rating: tuple[tuple[str, float], ...], width: int,
+                lang: str) -> list[str]:
     """The season's points table as rows no wider than `width` at 14 px, one a score: its
-    players' names, as many as fit, "+N" for the rest, then the score."""
+    players' names, as many as fit, "and N more" for the rest ("+13" read as points to a
+    host's trial), then the score."""
     font = p.font(14)
     rows = []
     for score, level in groupby(rating, key=lambda named: named[1]):
         names = [name for name, _ in level]
         for shown in range(len(names), 0, -1):
-            more = f" +{len(names) - shown}" if shown < len(names) else ""
+            more = (" " + t("rating_more", lang).format(n=len(names) - shown)
+                    if shown < len(names) else "")
             row = f"{', '.join(names[:shown])}{more} — {score:g}"
             if font.size(row)[0] <= width or shown == 1:
                 rows.append(row)
