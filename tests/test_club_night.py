@@ -100,6 +100,27 @@ def test_roles_and_night_choices_are_hidden_until_the_host_holds_his_button(
     assert not names & set(screen.painter.drawn)
 
 
+def test_a_game_over_shows_its_roles_without_a_hold(tmp_path: Path) -> None:
+    """Trial 21: the end screen kept the roles hidden until the host held his roles
+    button, with the players round him wanting to see who was who. A game over shows
+    them; the next game hides them again."""
+    from table_app.rules.roles import ROLES
+    from table_app.sound.catalogue import role_name
+    names = {role_name(r, "en") for r in ROLES}
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, fmt_id="yakuza", players=12)
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "over")
+    screen = Screen(_surface())
+    screen.painter.drawn = []
+    screen.update(host_view(table, now=clock.now()))
+    shown = names & set(screen.painter.drawn)
+    assert len(shown) >= 3, shown                      # the Mafia's, the city's...
+    app.next_game()
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "play")
+    screen.painter.drawn = []
+    screen.update(host_view(table, now=clock.now()))
+    assert not names & set(screen.painter.drawn)
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_name_holds_spaces_and_says_its_limit(lang: str) -> None:
     # finding 3: neither the keyboard's space nor the touch keyboard's went into a name

@@ -47,8 +47,11 @@ class Screen:
                 # a new game: nothing tapped in the last one carries over (the seat bar
                 # "#6 Foul / Disqualify / Act for" stayed up into the next game's deal)
                 self.selected = self.acting = self.confirm = None
+        # a game over shows its roles: the table wants to see them (a trial host had to
+        # hold his roles button for the players round him)
+        hidden = self.hidden and view.public.phase != "over"
         model = (view.public if self.public else view, self.selected, self.acting,
-                 self.confirm, self.public, self.hidden, self.keys)
+                 self.confirm, self.public, hidden, self.keys)
         if model == self.last:
             return False
         self.last = model
@@ -58,7 +61,7 @@ class Screen:
             self.buttons = []
         else:
             self.buttons = draw_host(self.painter, self.surface, view, self.selected,
-                                     self.acting, self.confirm, self.hidden, self.keys)
+                                     self.acting, self.confirm, hidden, self.keys)
         return True
 
     @property
