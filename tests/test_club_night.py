@@ -122,6 +122,36 @@ def test_a_game_over_shows_its_roles_without_a_hold(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_seat_disqualified_in_a_speech_is_no_nominee_on_the_speakers_pad(
+        tmp_path: Path, lang: str) -> None:
+    """Trial 22: seat 6 was disqualified while seat 1 spoke; seat 1's pad still offered
+    him, the hold lit green, and the rules' refusal stood in English on the Russian screen
+    ("nomination: seat 6 is out of the game...") through the vote. The pad offers him no
+    more; a refused choice is said in the table's language."""
+    from table_app.table.config import Host
+    from table_app.table.kinds import Ask
+    from table_app.words import t
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, fmt_id="classic",
+                                        players=11, lang=lang)
+    table = run_virtual(app, bots, clock, until=lambda t: t.game.phase == "day" and any(
+        q.ask is Ask.SPEECH and len(q.eligible) > 2 for q in t.ctx.questions.now.values()))
+    ((speaker, q),) = [(s, q) for s, q in table.ctx.questions.now.items()
+                       if q.ask is Ask.SPEECH]
+    out = next(s for s in q.eligible if s != speaker)
+    app.feed(Host(("disqualify", str(out))))
+    table = app.table
+    assert not table.game.alive[out]
+    now = table.ctx.questions.now[speaker]
+    assert now.ask is Ask.SPEECH and out not in now.eligible and len(now.eligible) > 1
+    # a choice the rules refuse all the same (a race at the table): in the host's language
+    table.day._nominate(speaker, out)
+    notes = host_view(table, now=clock.now()).notes
+    assert notes[-1] == f"{t('nominate', lang)} №{out}: " + \
+        t("note_refused", lang).split(": ", 1)[1], notes
+    assert not any("out of the game" in n for n in notes) or lang == "en", notes
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_a_name_holds_spaces_and_says_its_limit(lang: str) -> None:
     # finding 3: neither the keyboard's space nor the touch keyboard's went into a name
     # ("An Be" became "AnBe"), and names were cut at 14 letters with no word

@@ -454,7 +454,7 @@ def test_a_resumed_game_speaks_the_language_the_host_asks_for(tmp_path: Path) ->
     host_language(Namespace(lang="ru", lang_given=False), again)   # the settings' only
     assert again.table.cfg.lang == "ka"
     host_language(Namespace(lang="ru", lang_given=True), again)
-    assert again.table.cfg.lang == "ru" and again.table.narrator.lang == "ru"
+    assert again.table.cfg.lang == "ru" and again.table.ctx.narrator.lang == "ru"
     assert voice.langs == ["ka", "ru"] and again.entries[-1]["cmd"] == ["lang", "ru"]
     run_virtual(again, bots, clock, until=lambda t: t.game.phase == "day")
     again.close()

@@ -91,13 +91,17 @@ class TableContext:
             self.panel.set_cap(self.cfg.day_cap)
         return fx
 
-    def record(self, action: A.Action, write: Callable[[], None], what: str) -> bool:
+    def record(self, action: A.Action, write: Callable[[], None], what: str,
+               seats: tuple[int | None, ...] = ()) -> bool:
         """Apply a choice made at the table and write it to the game script; a choice the
-        rules refuse becomes a note for the host, never a crash."""
+        rules refuse becomes a note for the host, never a crash: `what` (a screen text's
+        key) and `seats`, in his language (a nomination refused stood in English on a
+        Russian screen, the rules' words), a night's among its secrets."""
         try:
             self.apply(action)
-        except RulesError as exc:
-            self.note(f"{what}: {exc}")
+        except RulesError:
+            key = "decided_refused" if isinstance(action, A.Decide) else "refused"
+            self.tell(key, what_t=what, seats=" ".join(f"№{s}" for s in seats if s))
             return False
         write()
         return True

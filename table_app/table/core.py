@@ -23,7 +23,6 @@ from ..pads.multi import SEATS_NOTE
 from ..rules import Game
 from ..rules import actions as A
 from ..rules import effects as E
-from ..sound.narration import Narrator
 from .commands import HostCommands
 from .config import Host, Input, Shown, TableConfig, Voice
 from .context import TableContext
@@ -100,10 +99,6 @@ class Table:
     @property
     def now(self) -> float:
         return self.ctx.now
-
-    @property
-    def narrator(self) -> Narrator:
-        return self.ctx.narrator
 
     @property
     def on_effects(self) -> Callable[[list[E.Effect]], None] | None:
@@ -235,6 +230,8 @@ class Table:
                 night.role_changed(f)
             case E.Speech():
                 day.speech(f)
+            case E.Eliminated() if self.ctx.game.phase == "day":
+                day.seat_left(f)
             case E.VoteOpens():
                 day.vote_opens(f)
             case E.TakeAwaited():

@@ -4,6 +4,8 @@ names one of his voters."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..pads.rings import Countdown
 from ..rules import actions as A
 from ..rules import effects as E
@@ -48,6 +50,19 @@ class DayFlow:
         ctx.questions.ask(seat, Question(Ask.SPEECH, tuple(eligible or [seat]),
                                          picture=Countdown(total, total), seeded=False))
 
+    def seat_left(self, f: E.Eliminated) -> None:
+        """A seat left by day (disqualified): a speaker's pad offers him as a nominee no
+        more (it did: the hold was refused, and its note stood through the day)."""
+        ctx = self.ctx
+        for seat, q in list(ctx.questions.now.items()):
+            if q.ask is Ask.SPEECH and f.seat in q.eligible and seat != f.seat:
+                t = ctx.timers.timer
+                picture = q.picture if t is None or t.what is not Timed.SPEECH else \
+                    Countdown(t.deadline - ctx.now, t.seconds)
+                ctx.questions.replace(seat, replace(
+                    q, eligible=tuple(s for s in q.eligible if s != f.seat) or (seat,),
+                    picture=picture))
+
     def speech_choice(self, seat: int, choice: int | None) -> None:
         if choice is None or not self._may_nominate():
             self.end_speech()
@@ -57,7 +72,8 @@ class DayFlow:
     def _nominate(self, by: int, target: int) -> None:
         ctx = self.ctx
         if not ctx.record(A.Nominate(by, target),
-                          lambda: ctx.writer.line(f"nominate {by} {target}"), "nomination"):
+                          lambda: ctx.writer.line(f"nominate {by} {target}"), "nominate",
+                          (target,)):
             return
         self.nominated_this_speech = True
         t = ctx.timers.timer
@@ -140,7 +156,8 @@ class DayFlow:
             self.take_pick = (seat, target)
             return
         if target is None or not ctx.record(
-                A.Take(seat, target), lambda: ctx.writer.line(f"take {seat} {target}"), "take"):
+                A.Take(seat, target), lambda: ctx.writer.line(f"take {seat} {target}"), "take",
+                (target,)):
             return
         ctx.timers.stop()
         ctx.questions.stop()
@@ -155,7 +172,7 @@ class DayFlow:
         if pick is not None and pick[1] is not None and ctx.game.takes_along(pick[0]):
             seat, target = pick[0], pick[1]
             if ctx.record(A.Take(seat, target),
-                          lambda: ctx.writer.line(f"take {seat} {target}"), "take"):
+                          lambda: ctx.writer.line(f"take {seat} {target}"), "take", (target,)):
                 ctx.after()
                 return
         ctx.apply(A.Close())

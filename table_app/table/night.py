@@ -139,7 +139,8 @@ class NightFlow:
 
     def _decide(self, d: str, target: int | None, mode: str) -> bool:
         return self.ctx.record(A.Decide(d, target, mode),
-                               lambda: self.ctx.writer.decision(d, target, mode), d)
+                               lambda: self.ctx.writer.decision(d, target, mode),
+                               f"window_{d}", (target,))
 
     # -- dawn ----------------------------------------------------------------------------
     def night_over(self) -> None:
