@@ -1425,3 +1425,24 @@ def test_four_fouls_and_more_stay_inside_their_seat(tmp_path: Path, lang: str) -
         ((s, rect),) = drawn
         assert s == (mark * fouls if fouls <= 3 else f"{fouls}{mark}"), s
         assert seat.left <= rect.left and rect.right <= seat.right, (fouls, rect, seat)
+
+
+def test_a_long_name_keeps_a_row_beside_its_role(tmp_path: Path) -> None:
+    """Trial 22: beside seat 3 of 11, "Константин Константинопольский" showed as
+    "Константин" while the roles were hidden, and vanished whenever they showed (the
+    role alone, "Доктор"): where no wider block has a place, the name is cut as narrow as
+    the role, over it."""
+    from table_app.screen.host import draw_host
+    from table_app.screen.paint import Painter
+    names = {1: "Алексей", 2: "Анна Мария", 3: "Константин Константинопольский", 4: "Ольга",
+             5: "Дмитрий"}
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, fmt_id="classic", players=11,
+                                        lang="ru")
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "over")
+    view = host_view(table, Names(names), now=clock.now())
+    for hidden in (True, False):
+        p = Painter(keep=True)
+        draw_host(p, _surface(), view, hide_roles=hidden)
+        drawn = p.drawn or []
+        for seat, name in names.items():
+            assert any(d.startswith(name[:3]) for d in drawn), (hidden, seat, drawn)

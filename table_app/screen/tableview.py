@@ -154,8 +154,14 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             # last, a first word no row holds, cut with "...": only where its two rows
             # find no room (a 20-letter word beside seat 4 of 12: the table's middle)
             cut = [] if one or first or not sv.name else [(cut_name(p, sv.name), colour)]
-            for fewer in (one + labels[len(rows):], first + labels[len(rows):],
-                          cut + labels[len(rows):], labels[len(rows):]):
+            # and before the role alone, the name cut as narrow as the role: a place for a
+            # narrow block of two rows (a long name beside seat 3 of 11 lost its name
+            # whenever the roles showed: "Доктор" alone)
+            narrow = [(cut_name(p, sv.name, max(40, p.font(LABEL_SIZE).size(role[0])[0])),
+                       colour)] if shown and sv.name else []
+            rest = labels[len(rows):]
+            for fewer in (one + rest, first + rest, cut and cut + rest,
+                          narrow and narrow + rest, rest):
                 if fewer and fewer not in later[sv.seat]:
                     later[sv.seat].append(fewer)
         if not sv.alive:
