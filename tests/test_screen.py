@@ -1446,3 +1446,33 @@ def test_a_long_name_keeps_a_row_beside_its_role(tmp_path: Path) -> None:
         drawn = p.drawn or []
         for seat, name in names.items():
             assert any(d.startswith(name[:3]) for d in drawn), (hidden, seat, drawn)
+
+
+def test_an_out_seats_cross_leaves_its_fouls_readable(tmp_path: Path) -> None:
+    """Trial 22: the red cross over a seat out of the game ran through its "5Ф". The
+    marks stand on the seat's own colour, over the cross."""
+    from table_app.screen.host import draw_host
+    from table_app.screen.paint import RED, Painter
+    marks: list[pygame.Rect] = []
+
+    class Marks(Painter):
+        def text(self, *args, **kw):  # type: ignore
+            a = text_args(*args, **kw)
+            rect = super().text(*args, **kw)
+            if a.s.endswith("Ф") and a.colour != RED:
+                marks.append(_ink(self, a.s, rect, True))
+            return rect
+
+    app, bots, clock, _ = virtual_table(tmp_path / "j", seed=5, fmt_id="classic", players=11,
+                                        lang="ru")
+    table = run_virtual(app, bots, clock, until=lambda t: t.stage == "over")
+    view = host_view(table, Names({}), now=clock.now())
+    out = next(sv.seat for sv in view.public.seats if not sv.alive)
+    view = dataclasses.replace(view, seats=tuple(
+        dataclasses.replace(sv, fouls=5 if sv.seat == out else 0) for sv in view.seats))
+    surf = _surface()
+    draw_host(Marks(), surf, view, hide_roles=True)
+    (box,) = marks
+    red = [(x, y) for x in range(box.left, box.right) for y in range(box.top, box.bottom)
+           if tuple(surf.get_at((x, y)))[:3] == RED]
+    assert not red, (box, red[:5])

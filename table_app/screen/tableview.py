@@ -174,8 +174,12 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
             p.text(surf, foul_marks(sv.fouls, pub.lang), at, MIN_SIZE, ORANGE, True,
                    anchor)
         elif sv.fouls:
-            p.text(surf, foul_marks(sv.fouls, pub.lang), (cx, cy + 13), MIN_SIZE,
-                   ORANGE, True, "center")
+            marks = foul_marks(sv.fouls, pub.lang)
+            if not sv.alive:
+                # on the seat's colour: an out seat's red cross ran through its "5Ф"
+                w, h = p.font(MIN_SIZE, True).size(marks)
+                pg.draw.rect(surf, fill, (cx - w // 2, cy + 13 - h // 2 + 2, w, h - 4))
+            p.text(surf, marks, (cx, cy + 13), MIN_SIZE, ORANGE, True, "center")
         if host and sv.asked:
             # on the circle's edge, up and right (its foot holds the fouls)
             pg.draw.circle(surf, TEXT, (cx + int(21 * k), cy - int(21 * k)), 5)
