@@ -1756,3 +1756,11 @@ def test_the_simulators_pane_rings_the_seat_whose_turn_it_is(tmp_path: Path) -> 
         cx, cy = pads.pad_centre(seat)
         edge = tuple(pads.surface.get_at((cx + pads.pad_radius() + 3, cy)))[:3]
         assert (edge == TURN) == (seat == turn), (seat, edge)
+
+
+def test_the_simulator_names_each_key_of_a_small_table() -> None:
+    """Trial 22: at 11 seats the simulator's hint read "Keys: 1--" (the range ran past 9
+    into the keys after it), at 10 "1-0"."""
+    from table_app.pads.sim import key_names
+    assert [key_names(0, n) for n in (4, 9, 10, 11, 12)] == [
+        "1-4", "1-9", "1-9, 0", "1-9, 0, -", "1-9, 0, -, ="]

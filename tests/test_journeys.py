@@ -215,8 +215,11 @@ class Host:
                         if n < 14 and s.strip()})
         assert not small, (self.name, label, small)
         if self.lang != "en":
+            # (a phrase's words before its first field, two or more: "and" of "and {n}
+            # more" is in "Aleksandre")
             english = {tr["en"].split("{")[0].strip() for tr in entries("screen").values()
-                       if tr.get(self.lang) != tr["en"] and len(tr["en"].split()) >= 2}
+                       if tr.get(self.lang) != tr["en"]
+                       and len(tr["en"].split("{")[0].split()) >= 2}
             left = sorted(e for e in english if e and any(e in s for s in texts))
             assert not left, (self.name, label, left)
         if hidden:
@@ -456,7 +459,9 @@ def _day_journey(host: Host, lang: str) -> None:
         time.sleep(0.5)
     texts = host.wait(lambda s: w("next_game") in s, "the end screen", 40)
     assert any(x.startswith(w("winner")) for x in texts), texts
-    host.look("over")
+    # the end screen shows the roles, with no hold: the table wants to see them
+    shown = host.look("over", hidden=False)
+    assert {role_name(r, lang) for r in ROLES} & set(shown), shown
     # Next game: one tap deals again
     host.tap((496 + 70, 400))
     host.wait(lambda s: w("peek_roles") in s and w("next_game") not in s, "the next deal")
@@ -535,7 +540,9 @@ def _city_journey(host: Host, lang: str) -> None:
     texts = host.wait(lambda s: w("next_game") in s, "the end screen", 40)
     assert any(x.startswith(w("winner")) for x in texts), texts
     assert {s for s in range(13, 21)} & host.win.out, host.win.out
-    host.look("over")
+    # the end screen shows the roles, with no hold: the table wants to see them
+    shown = host.look("over", hidden=False)
+    assert {role_name(r, lang) for r in ROLES} & set(shown), shown
     host.tap((496 + 70, 400))
     host.wait(lambda s: w("peek_roles") in s and w("next_game") not in s, "the next deal")
     host.look("next-game")

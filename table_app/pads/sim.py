@@ -30,7 +30,9 @@ def key_names(c: int, seats: int) -> str:
     13-20."""
     last = min(seats, (c + 1) * JACKS) - c * JACKS
     if c == 0:
-        return KEY_NAMES if last == JACKS else f"1-{KEYS[last - 1]}"
+        # ("1--" at 11 seats, "1-0" at 10: the range ran past 9 into the keys after it)
+        return ("1" if last == 1 else f"1-{last}") if last <= 9 else \
+            ", ".join(["1-9", *KEYS[9:last]])
     keys = f"F1-F{last}" if last > 1 else "F1"
     return keys if c == 1 else f"Shift+{keys}"
 #: an LED looks far brighter than its duty cycle (the eye's response is about a power of
