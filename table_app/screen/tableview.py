@@ -195,23 +195,8 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
     # the middle's texts between the seats and their fouls' marks, on two rows where one is
     # too wide (a long table's sides stand closer than the round one's: "Игра окончена" ran
     # over seats 5 and 17 at 20, then over their marks)
-    mark = t("foul_mark", lang)
-    m_top, m_bottom = p.ink(mark, MIN_SIZE, True)
-
     def room_at(text: str, y: int, size: int, rows: int = 1) -> int:
-        """The middle's width for `text`, bold at `size`, on rows a row apart from `y`
-        (`rows` of them; fewer than 0: upwards), between the fouls' marks of the seats
-        level with its letters only: a foul at seat 15 of 20, a row below the clock,
-        shrank it, and one at seat 16 broke "Day 1" in two."""
-        top, bottom = p.ink(text, size, True)
-        ys = [y + (size + 4) * i * (1 if rows > 0 else -1) for i in range(abs(rows))]
-
-        def level(row: int) -> bool:
-            return any(row + m_bottom > y + top - 2 and row + m_top < y + bottom + 2
-                       for y in ys)
-        marks = max((p.font(MIN_SIZE, True).size(foul_marks(sv.fouls, lang))[0] + 6 for sv in seats
-                     if sv.fouls and big and level(places[sv.seat][1])), default=0)
-        return 2 * (BIG_HALF_W - r - 6 - marks) if big else MIDDLE_W
+        return _room(p, text, (y, size, rows), seats, places, r, lang) if big else MIDDLE_W
 
     over = centre[1] - 40
     _middle(p, surf, title, (centre[0], over), 24, TEXT, room_at(title, over, 24, -2), up=True)
@@ -231,6 +216,24 @@ def draw_table(p: Painter, surf: Any, seats: tuple[SeatView, ...], pub: PublicSt
         won = f"{t('winner', lang)}: {t('win_' + pub.winner, lang)}"
         _middle(p, surf, won, (centre[0], under), 20, GREEN, room_at(won, under, 20, 2))
     return buttons
+
+
+def _room(p: Painter, text: str, at: tuple[int, int, int], seats: tuple[SeatView, ...],
+          places: dict[int, tuple[int, int]], r: int, lang: str) -> int:
+    """A big table's middle's width for `text`, bold, at `at` (its row's middle, its size,
+    and its rows a row apart: fewer than 0 upwards): between the fouls' marks of the seats
+    level with its letters only (a foul at seat 15 of 20, a row below the clock, shrank
+    it; two at seat 16 broke "Day 1" in two)."""
+    y, size, rows = at
+    top, bottom = p.ink(text, size, True)
+    ys = [y + (size + 4) * i * (1 if rows > 0 else -1) for i in range(abs(rows))]
+    m_top, m_bottom = p.ink(t("foul_mark", lang), MIN_SIZE, True)
+    font = p.font(MIN_SIZE, True)
+    widest = max((font.size(foul_marks(sv.fouls, lang))[0] + 6 for sv in seats if sv.fouls
+                  and any(places[sv.seat][1] + m_bottom > row + top - 2
+                          and places[sv.seat][1] + m_top < row + bottom + 2 for row in ys)),
+                 default=0)
+    return 2 * (BIG_HALF_W - r - 6 - widest)
 
 
 def phase_title(pub: PublicState) -> str:
