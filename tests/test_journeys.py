@@ -507,19 +507,19 @@ def _city_journey(host: Host, lang: str) -> None:
     host.type(LONG_NAMES[lang])
     host.key(pygame.K_RETURN, "\r")
     host.wait(lambda s: LONG_NAMES[lang].split()[-1] in s, "the long name (on two rows)")
-    host.look("names")
+    host.look("city-names")
     host.tap((124, 435))
     host.wait(lambda s: w("peek_roles") in s, "the host screen")
     # the long name beside its seat on one row as a club writes it, first name and
     # initial (whole it is too wide), while the roles are hidden
-    texts = host.look("deal")
+    texts = host.look("city-deal")
     first, last = LONG_NAMES[lang].split()
     # (or its first name alone: "Abdulazizbek T." is wider than a side seat's row)
     assert f"{first} {last[0]}." in texts or first in texts, texts
     host.key(pygame.K_s, "s")
     host.key(pygame.K_s, "s")
     host.wait(lambda s: any(x.startswith(w("night")) for x in s), "the first night", 40)
-    host.look("night")
+    host.look("city-night")
     rule = w("city_vote_rule")
     end = time.monotonic() + 120
     while rule not in " ".join(host.win.seen()[0]) and time.monotonic() < end:
