@@ -614,6 +614,9 @@ def test_the_rooms_window_on_one_display_is_a_note_not_a_cover(tmp_path: Path,
     assert window._handle([v])
     assert not opened and window.public is None
     assert t("note_public_one_display", "en") in host_view(app.table).notes
+    # trial 21: it stood over a minute later; it goes as a refused key's note does
+    later = app.table.now + 21
+    assert t("note_public_one_display", "en") not in host_view(app.table, now=later).notes
     monkeypatch.setattr(pygame.display, "get_desktop_sizes", lambda: [(800, 480), (1920, 1080)])
     assert window._handle([v]) and opened
 

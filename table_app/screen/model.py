@@ -144,7 +144,9 @@ REFUSED_FOR = 20.0
 #: note stood through six speeches)
 ONCE = {"seen_all": "deal", "seen_not_all": "deal", "seen_not_one": "deal",
         "look_again_for": "deal", "refused": "refused",
-        "undo_nothing": "refused", "no_seat": "refused", "act_late": "late", "act_done": "late"}
+        "undo_nothing": "refused", "no_seat": "refused", "act_late": "late", "act_done": "late",
+        # (an answer to a key, gone after a while as a refusal is: it stood over a minute)
+        "public_one_display": "refused"}
 
 def public_state(table: Table, names: Names | None = None, totals: tuple[
         tuple[int, int], ...] | None = None, now: float | None = None,
