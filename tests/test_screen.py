@@ -657,6 +657,15 @@ def test_between_games_the_host_sees_the_seasons_rating(tmp_path: Path) -> None:
     names, more = rows[1].removesuffix(" more — 1").split(" and ")
     assert len(names.split(", ")) + int(more) == len(level)
     assert not painter.overflows
+    # trial 23: a 30-letter name first on its row shrank the row to 8 px; it is written
+    # as on a full sheet, first name and initial, at 14 px
+    drawn.clear()
+    long = "ალექსანდრე ჯავახიშვილი-ორბელია"
+    draw_host(painter, _surface(), replace(hv, rating=((long, 1.0),) + level), None, None,
+              None)
+    row = drawn[drawn.index("Season points") + 1]
+    assert row.startswith("ალექსანდრე ჯ.") and row.endswith(" more — 1"), row
+    assert not painter.overflows and not painter.shrunk, painter.shrunk
     drawn.clear()
     draw_host(painter, _surface(), hv, None, None, None)     # no records yet: no rating
     assert "Season points" not in drawn

@@ -214,6 +214,8 @@ def test_host_foul_disqualify_undo_and_act_for_a_seat(tmp_path: Path) -> None:
     notes = host_view(app.table).notes
     assert note_text("act_done", (), "en") == "act for: done" and "act for: done" in notes
     assert note_text("act_done", (), "ka") != "act for: done"
+    # trial 23: it stood through the speeches and the vote after it; it goes after a while
+    assert "act for: done" not in host_view(app.table, now=app.table.now + 21).notes
     # a seat the table does not have is said so (Shift+F4 is seat 28; at 12 seats, 13 up)
     app.feed(Host(("foul", "28")))
     assert host_view(app.table).notes[-1] == "there is no seat 28: the table has 12"

@@ -11,6 +11,7 @@ from typing import Any
 from ..sound.catalogue import role_name
 from ..words import language, spans
 from .model import HostView, SeatView, t
+from .names import big_name
 from .paint import (
     AMBER,
     BG,
@@ -178,10 +179,16 @@ def rating_rows(p: Painter, rating: tuple[tuple[str, float], ...], width: int,
         for shown in range(len(names), 0, -1):
             more = (" " + t("rating_more", lang).format(n=len(names) - shown)
                     if shown < len(names) else "")
-            row = f"{', '.join(names[:shown])}{more} — {score:g}"
-            if font.size(row)[0] <= width or shown == 1:
+            tail = f"{more} — {score:g}"
+            row = f"{', '.join(names[:shown])}{tail}"
+            if font.size(row)[0] <= width:
                 rows.append(row)
                 break
+            if shown == 1:
+                # one name too long for the row: as a club writes it on a full sheet
+                # ("ალექსანდრე ჯ."), not the row shrunk to 8 px (a trial's 30 letters)
+                room = max(width - font.size(tail)[0], 40)
+                rows.append(big_name(p, names[0], 1, room)[0] + tail)
     return rows
 
 

@@ -232,11 +232,13 @@ def host_view(table: Table, names: Names | None = None,
     phase_notes = table.log[table.notes_from:]
     latest = {ONCE[n.key]: i for i, n in enumerate(phase_notes) if n.key in ONCE}
     # (a refused command's note goes after a while: "no seat 29: the table has 20" stood
-    # in orange through the rest of a day, long after the host had typed the right key)
+    # in orange through the rest of a day, long after the host had typed the right key;
+    # so does "act for: done", which stood through the speeches and the vote after it)
     at = table.now if now is None else now
     shown = [n for i, n in enumerate(phase_notes)
              if (n.key not in ONCE or latest[ONCE[n.key]] == i)
-             and not (ONCE.get(n.key) == "refused" and at - n.t > REFUSED_FOR)][-12:]
+             and not (ONCE.get(n.key) in ("refused", "late") and at - n.t > REFUSED_FOR)
+             ][-12:]
     notes = tuple(note_text(n.key, n.fields, table.cfg.lang) if n.key else n.text
                   for n in shown)
     alerts = tuple(text for n, text in zip(shown, notes, strict=True)
