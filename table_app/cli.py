@@ -315,7 +315,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds into its window a night decision starts being pressed")
     o.add_argument("--seed", type=int, default=0,
                    help="the table's own randomness, for scripts with deal lines")
-    o.add_argument("--lang", default="en", choices=LANGS)
+    o.add_argument("--lang", default=None, choices=LANGS,
+                   help="the narration's language (default: the TABLE_APP_SETTINGS file's "
+                        "lang, else en)")
     o.set_defaults(func=cmd_observe)
 
     from .records.cli import add_parser as records_parser

@@ -4,6 +4,7 @@ a failure in CI."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable
 from types import ModuleType
 from typing import Any
@@ -55,17 +56,42 @@ def _clocks(boards: Iterable[Any], seconds: float) -> Any:
                        for b, t0 in zip(boards, since, strict=True))
 
 
+STALLED = 300.0     # wall seconds with no board's clock moving: an emulator that hangs
+
+
+def _wait(boards: Iterable[Any], done: Any) -> None:
+    """Wait until `done()`, however slow the machine: given up only when no board's own
+    clock has moved for STALLED seconds of the wall clock (a board hung, or idle at its
+    REPL, its time standing). A cap on the wall clock, as there was, ended a wait the
+    boards had not yet lived through on a loaded machine: a test of 35 s of a board's time
+    took 517 s of the wall clock alone, and failed at its 900 s cap in CI beside two busy
+    cores."""
+    boards = list(boards)
+    seen = [b.ctl.emu_ns()[0] for b in boards]
+    moved = time.monotonic()
+    while not done():
+        now = [b.ctl.emu_ns()[0] for b in boards]
+        if now != seen:
+            seen, moved = now, time.monotonic()
+        elif time.monotonic() - moved > STALLED:
+            return
+        time.sleep(0.05)
+
+
 def emulated(boards: Iterable[Any], seconds: float) -> bool:
     """Wait until `seconds` of every board's own (emulated) time have passed: a loaded
     machine slows the boards, and a wall-clock wait would then be too short."""
-    return until(_clocks(boards, seconds), 300)
+    boards = list(boards)
+    passed = _clocks(boards, seconds)
+    _wait(boards, passed)
+    return bool(passed())
 
 
 def within(boards: Iterable[Any], seconds: float, cond: Any) -> bool:
-    """Wait until `cond()` holds, for at most `seconds` of every board's own time (a board
-    idle at its REPL, its time standing, gets a quarter of an hour of the wall clock)."""
+    """Wait until `cond()` holds, for at most `seconds` of every board's own time."""
+    boards = list(boards)
     passed = _clocks(boards, seconds)
-    until(lambda: cond() or passed(), 900)
+    _wait(boards, lambda: cond() or passed())
     return bool(cond())
 
 

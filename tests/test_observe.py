@@ -12,6 +12,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -429,3 +430,23 @@ def test_a_settings_file_observe_cannot_use_is_one_line(tmp_path: Path) -> None:
                           env={**os.environ, "TABLE_APP_SETTINGS": str(settings)})
     assert proc.returncode == 2 and proc.stdout == ""
     assert len(proc.stderr.strip().splitlines()) == 1 and "day_cap" in proc.stderr
+
+
+def test_the_settings_files_language_is_the_hosts_choice(tmp_path: Path) -> None:
+    """observe.md: a TABLE_APP_SETTINGS file sets the host's choices that change what the
+    room perceives. His language is one (the public screen's words, the clips he hears): it
+    was always English unless `--lang` said otherwise; `--lang` still wins."""
+    import os
+    settings = tmp_path / "settings.toml"
+    settings.write_text('lang = "ka"\n', encoding="utf-8")
+    path = tmp_path / "g.script"
+    path.write_text(script("yakuza", YAKUZA, "night\n"), encoding="utf-8")
+
+    def first_screen(*extra: str) -> Any:
+        proc = subprocess.run([sys.executable, "-m", "table_app", "observe", str(path), *extra],
+                              capture_output=True, text=True, timeout=300, check=True,
+                              env={**os.environ, "TABLE_APP_SETTINGS": str(settings)})
+        return next(json.loads(ln)["screen"] for ln in proc.stdout.splitlines()
+                    if '"screen"' in ln)
+    assert first_screen()["lang"] == "ka"
+    assert first_screen("--lang", "uz")["lang"] == "uz"

@@ -481,9 +481,9 @@ def test_a_fault_at_the_start_ends_in_safe_mode_not_a_boot_loop(
 FAULT_IN_PLAY = """
 
 def run():
-    # (the test's: the controller plays 6 s of its time, then fails, at every boot)
+    # (the test's: the controller plays 1.5 s of its time, then fails, at every boot)
     c = Controller(sys.stdin.buffer, sys.stdout.buffer)
-    while time.ticks_ms() < 6000:
+    while time.ticks_ms() < 1500:
         c.step()
         time.sleep_ms(1)
     raise RuntimeError("a fault in play")
@@ -502,16 +502,20 @@ def test_a_fault_in_play_that_repeats_ends_in_safe_mode_with_its_reason(
     folder, files = _firmware_copy(tmp_path_factory, "faulty")
     (files / "controller.py").write_text((FIRMWARE / "controller.py").read_text()
                                          + FAULT_IN_PLAY)
+    # a fault in play is one after the first second here, not 5 s: the same steps in a
+    # quarter of the board's time (a controller scanning runs some 15 times slower than a
+    # real Pico on the emulator: the 35 s of its time this took were 9 minutes)
+    main = (files / "main.py").read_text()
+    assert "STARTING_MS = 5000 " in main
+    (files / "main.py").write_text(main.replace("STARTING_MS = 5000 ", "STARTING_MS = 1000 "))
     board = start_with_files(host, str(files), str(folder / "ttyPICO"))
     try:
         # the start's reset, then one a fault: three faults, the third into safe mode
-        # (some 30 s of its time: at a fifth of a real Pico's speed, and less with other
-        # boards running beside it, minutes of the wall clock)
-        assert within([board], 120, lambda: int(board.ctl.cmd("resets").split()[1]) >= 4), \
+        assert within([board], 60, lambda: int(board.ctl.cmd("resets").split()[1]) >= 4), \
             (board.ctl.cmd("resets"), board.ctl.emu_ns())
         at = board.ctl.emu_ns()[0] / 1e9
-        # three runs of 6 s and the two waits between them (1 s, 2 s), in the Pico's time
-        assert at >= 3 * 6 + 1 + 2, at
+        # three runs of 1.5 s and the two waits between them (1 s, 2 s), in the Pico's time
+        assert at >= 3 * 1.5 + 1 + 2, at
         # and it stays: 10 s of its own time at the REPL with no reset (a watchdog left
         # running would reset it every 2 s, or 8 s as the wait between restarts sets it)
         board.wait_repl(60)
@@ -534,9 +538,13 @@ def test_a_fault_in_play_that_repeats_ends_in_safe_mode_with_its_reason(
             pads.close()
         if not note:                       # what the REPL said instead
             from table_app.admin.firmware import REASON_ASK, find_mpremote
-            note = subprocess.run([*(find_mpremote() or []), "connect", str(board.link),
-                                   "resume", "exec", REASON_ASK], capture_output=True,
-                                  text=True, timeout=120).stdout
+            asked = subprocess.run([*(find_mpremote() or []), "connect", str(board.link),
+                                    "resume", "exec", REASON_ASK], capture_output=True,
+                                   text=True, timeout=120)
+            # (what mpremote said, and the emulator's last events: a once-seen failure
+            # here, not repeated in 17 runs, gave neither)
+            note = repr((asked.stdout, asked.stderr, asked.returncode, board.events[-8:],
+                         os.path.exists(board.link)))
     finally:
         board.stop()
     assert resets == 4 and alive.strip() == "alive"

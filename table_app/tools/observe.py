@@ -48,7 +48,8 @@ from .observe_room import EPS, Emit, Line, WatchedPads, WatchedVoice, format_lin
 # -- the run ----------------------------------------------------------------------------------
 def table_settings() -> Settings:
     """The table's settings as observe plays them: the defaults, but for a settings file
-    named by TABLE_APP_SETTINGS (its light caps, its pads' seats, ring and controllers);
+    named by TABLE_APP_SETTINGS (its light caps, its pads' seats, ring and controllers, and
+    the host's language when the command names none);
     never the user's own settings file, so a run is the same on every machine."""
     path = os.environ.get(SETTINGS_ENV)
     return load_settings(Path(path)) if path else Settings()
@@ -221,8 +222,10 @@ def _timer_changes(table: Table, t0: float, t1: float) -> list[float]:
     return sorted(out)
 
 
-def main(path: str, press_at: float, seed: int, lang: str) -> int:
-    """The command: print the lines, or the script's error as `replay` does."""
+def main(path: str, press_at: float, seed: int, lang: str | None) -> int:
+    """The command: print the lines, or the script's error as `replay` does. With no
+    `lang`, the host's language of the TABLE_APP_SETTINGS file (what the room hears and the
+    public screen shows is his choice, as the light is), else English."""
     import sys
 
     from ..rules import ScriptError
@@ -233,6 +236,7 @@ def main(path: str, press_at: float, seed: int, lang: str) -> int:
         print(f"table-app: cannot read {path}: {exc}", file=sys.stderr)
         return 2
     try:
+        lang = lang or table_settings().lang or "en"
         lines = observe(text, press_at, seed, lang, house=formats_beside(Path(path).parent))
     except (ScriptError, SettingsError) as exc:
         print(str(exc), file=sys.stderr)
