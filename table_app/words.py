@@ -1,7 +1,7 @@
 """The words the host, the room and the voice use, in every language: gettext catalogues,
-one `locale/<lang>.po` a language (Babel reads them; translators edit them with any PO
-editor). Each entry's msgctxt is its key: `screen:...` for what is read (the screens, the
-host's notes), `voice:...` for a clip the voice says (its sound file has the key's name).
+one `locale/<lang>.po` a language (translators edit them with any PO editor). Each entry's
+msgctxt is its key: `screen:...` for what is read (the screens, the host's notes),
+`voice:...` for a clip the voice says (its sound file has the key's name).
 A voice entry said after a number has the language's plural forms.
 
 A note is kept as a key and its fields, not as a sentence: the host's screen writes it in
@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 LOCALE = Path(__file__).resolve().parent / "locale"
 
@@ -42,12 +41,93 @@ LANGS = _languages()
 PLURAL_CATEGORIES = ("one", "few", "many", "other")
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One entry of a catalogue: its key (msgctxt), the English (msgid) and the language's
+    text (msgstr; a plural entry's forms, msgstr[0], [1], ..., as a tuple)."""
+
+    context: str | None
+    id: str
+    string: str | tuple[str, ...]
+
+    @property
+    def pluralizable(self) -> bool:
+        return isinstance(self.string, tuple)
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    """A language's entries, in the file's order, and its Plural-Forms expression."""
+
+    entries: tuple[Entry, ...]
+    plural_expr: str
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self.entries)
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
+
+
+def _quoted(text: str, where: str) -> str:
+    """A PO string's text: `"..."` with its C escapes undone."""
+    text = text.strip()
+    if len(text) < 2 or text[0] != '"' or text[-1] != '"':
+        raise ValueError(f"{where}: a string in double quotes was expected: {text[:40]}")
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), text[1:-1])
+
+
+def read_catalogue(path: Path) -> Catalogue:
+    """A PO file as gettext writes it (msgctxt, msgid, msgid_plural, msgstr, msgstr[N],
+    strings continued on the lines after; comments and obsolete `#~` entries skipped),
+    read with the standard library: Babel's reader, imported and run at every start, was a
+    fifth of the table's start to its setup screen. (tests/test_words.py holds it to Babel's
+    reading of every catalogue.)"""
+    entries: list[Entry] = []
+    plural = "(n != 1)"
+    fields: dict[str, str] = {}
+    last = ""
+
+    def done() -> None:
+        nonlocal plural
+        if "msgid" not in fields:
+            return
+        forms = sorted((k for k in fields if k.startswith("msgstr[")),
+                       key=lambda k: int(k[7:-1]))
+        string = tuple(fields[k] for k in forms) if "msgid_plural" in fields \
+            else fields.get("msgstr", "")
+        if fields["msgid"] == "" and "msgctxt" not in fields:
+            found = re.search(r"^Plural-Forms:.*?plural=(.*?);?\s*$", str(string), re.M)
+            plural = found.group(1) if found else plural
+        else:
+            entries.append(Entry(fields.get("msgctxt"), fields["msgid"], string))
+        fields.clear()
+
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = line.strip()
+        where = f"{path.name}, line {number}"
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith('"'):
+            if not last:
+                raise ValueError(f"{where}: a string with no msgid or msgstr before it")
+            fields[last] += _quoted(line, where)
+            continue
+        keyword, _, rest = line.partition(" ")
+        if not re.fullmatch(r"msgctxt|msgid|msgid_plural|msgstr(\[\d+\])?", keyword):
+            raise ValueError(f"{where}: unknown keyword {keyword!r}")
+        if keyword in ("msgctxt", "msgid") and any(k.startswith("msgstr") for k in fields):
+            done()                        # the next entry begins
+        fields[keyword] = _quoted(rest, where)
+        last = keyword
+    done()
+    return Catalogue(tuple(entries), plural)
+
+
 @cache
-def catalogue(lang: str) -> Any:
-    """The language's catalogue (a babel Catalog)."""
-    from babel.messages.pofile import read_po
-    with (LOCALE / f"{lang}.po").open("rb") as f:
-        return read_po(f, locale=lang)
+def catalogue(lang: str) -> Catalogue:
+    """The language's catalogue, `locale/<lang>.po`."""
+    return read_catalogue(LOCALE / f"{lang}.po")
 
 
 @dataclass(frozen=True)
@@ -104,7 +184,7 @@ def entries_of(kind: str, lang: str) -> dict[str, str]:
         if not msg.context or not msg.context.startswith(kind + ":"):
             continue
         key = msg.context.split(":", 1)[1]
-        if not msg.pluralizable:
+        if isinstance(msg.string, str):
             if msg.string:
                 out[key] = msg.string
             continue

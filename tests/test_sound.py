@@ -308,3 +308,36 @@ def test_each_ballot_says_where_a_vote_not_cast_goes(tmp_path: Path, lang: str) 
             if table.stage == "over":
                 break
         assert ballots >= 1, fmt
+
+
+def test_the_table_opens_the_audio_device_the_settings_name(tmp_path: Path) -> None:
+    """The window's pygame.init() opened the default audio device (44.1 kHz) before the
+    voice opened its own: pygame keeps the first, so the settings' `audio.device` and the
+    voice's 22.05 kHz, 1024-frame opening changed nothing. Now the voice opens it."""
+    import os
+    import subprocess
+    import sys
+
+    def opened(device: str) -> str:
+        code = (
+            "import argparse, pygame\n"
+            "from table_app.window.opening import Opening\n"
+            "a = argparse.Namespace(journal=None, pads='sim', lang='en', volume=0.9,\n"
+            f"    voice_pack=None, silent=False, audio_device={device!r}, players=12,\n"
+            "    buttons=None, rotation=None, rings=None, fullscreen=False)\n"
+            "w = Opening(a)\n"
+            "w.open()\n"
+            "print(pygame.mixer.get_init(), w.voice.warnings)\n"
+            "w.pads.close()\n")
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+               "PYGAME_HIDE_SUPPORT_PROMPT": "1", "XDG_CONFIG_HOME": str(tmp_path / "config"),
+               "XDG_STATE_HOME": str(tmp_path / "state")}
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=120, env=env, cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.strip()
+    # the voice's own opening, on the default output
+    assert opened("") == "(22050, -16, 2) []"
+    # SDL's dummy driver has no output of that name: the voice names it, and plays silent
+    said = opened("the club speaker")
+    assert said.startswith("None [\"no audio 'the club speaker' ("), said

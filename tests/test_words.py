@@ -5,10 +5,40 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from table_app.words import LANGS, LOCALE, catalogue, entries
+
+
+def babel_catalogue(lang: str) -> Any:
+    """The catalogue as Babel reads it (a translator's tools: its fuzzy flags too)."""
+    from babel.messages.pofile import read_po
+    with (LOCALE / f"{lang}.po").open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def test_the_table_reads_every_catalogue_as_babel_does() -> None:
+    """The table reads its catalogues with the standard library (words.read_catalogue);
+    a translator's tools read them with Babel: the same entries, texts and plural forms."""
+    for lang in LANGS:
+        ours, theirs = catalogue(lang), babel_catalogue(lang)
+        want = [(m.context, m.id if isinstance(m.id, str) else m.id[0],
+                 tuple(m.string) if m.pluralizable else m.string) for m in theirs if m.id]
+        assert [(m.context, m.id, m.string) for m in ours] == want, lang
+        assert ours.plural_expr == theirs.plural_expr, lang
+
+
+def test_a_broken_catalogue_is_one_line_naming_its_file_and_line(tmp_path: Path) -> None:
+    from table_app.words import read_catalogue
+    po = tmp_path / "xx.po"
+    po.write_text('msgctxt "screen:a"\nmsgid "a"\nmsgstr "b\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^xx.po, line 3: a string in double quotes"):
+        read_catalogue(po)
+    po.write_text('msgctxt "screen:a"\nmsgid "a"\nmsgtsr "b"\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"^xx.po, line 3: unknown keyword 'msgtsr'"):
+        read_catalogue(po)
 
 
 def test_every_language_has_a_catalogue_and_every_catalogue_a_language() -> None:
@@ -16,11 +46,11 @@ def test_every_language_has_a_catalogue_and_every_catalogue_a_language() -> None
 
 
 def test_every_entry_is_translated_in_every_language_with_its_placeholders() -> None:
-    english = {m.context: m for m in catalogue("en") if m.context}
+    english = {m.context: m for m in babel_catalogue("en") if m.context}
     assert any(k.startswith("screen:") for k in english) and \
         any(k.startswith("voice:") for k in english)
     for lang in LANGS:
-        cat = catalogue(lang)
+        cat = babel_catalogue(lang)
         assert not cat.fuzzy, lang
         msgs = {m.context: m for m in cat if m.context}
         assert set(msgs) == set(english), (lang, set(msgs) ^ set(english))

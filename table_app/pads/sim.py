@@ -140,7 +140,8 @@ class SimPads(PadBackend):
     # -- life ----------------------------------------------------------------------------
     def start(self) -> None:
         import pygame
-        pygame.init()
+        pygame.display.init()             # (not the audio: the table's voice opens it)
+        pygame.font.init()
         if self.own_window:
             pygame.display.set_caption("Mafia table: pad simulator")
             self.surface = pygame.display.set_mode(self.size)

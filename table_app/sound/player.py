@@ -65,7 +65,8 @@ class SoundBoard:
             pygame.mixer.set_num_channels(8)
             pygame.mixer.set_reserved(2)
         except Exception as exc:          # no device, no driver: play a silent game
-            self._warn(f"no audio device ({exc}): the game goes on in silence")
+            which = f"'{self.device}'" if self.device else "device"
+            self._warn(f"no audio {which} ({exc}): the game goes on in silence")
             return False
         self._mixer = pygame.mixer
         self._voice = pygame.mixer.Channel(0)

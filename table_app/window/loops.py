@@ -54,22 +54,32 @@ def setup_screen(pygame: Any, display: Any, area: Any, setup: Any,
     from ..systemd import notify
     notify("READY=1\nSTATUS=setup screen" + "".join(f"; {detail}" for _, detail in setup.notices))
     waiting: deque[Any] = deque()
+    buttons: Any = None
+    drawn = 0.0
     while not setup.done:
-        buttons = draw_setup(painter, area, setup)
-        display.flip()
+        # drawn after each event, and once a second as a clock is (the screen has nothing
+        # that moves by itself): drawn five times a second, it cost the Pi half as much
+        # again as a window that waits
+        if buttons is None or time.monotonic() - drawn >= 1.0:
+            buttons = draw_setup(painter, area, setup)
+            display.flip()
+            drawn = time.monotonic()
         if not waiting:                   # (a timeout, so Ctrl-C is heard here too)
             waiting.extend(wait_events(pygame, 0.2))
-        # one event a drawing, as it came: a tap's buttons are the screen it tapped
-        ev = waiting.popleft() if waiting else pygame.event.Event(pygame.NOEVENT)
         if pulse is not None:
             pulse()
+        if not waiting:
+            continue
+        # one event a drawing, as it came: a tap's buttons are the screen it tapped
+        ev = waiting.popleft()
+        shown, buttons = buttons, None    # (drawn again before the next one)
         if ev.type == pygame.QUIT:
             return None
         ev = display.event(ev)
         # (Tab while a seat's name is typed goes on to the next seat's, not the other pane)
         if ev is None or not setup.editing and display.key(ev):
             continue
-        handle(setup, ev, pygame, buttons)
+        handle(setup, ev, pygame, shown)
     return setup
 
 

@@ -66,7 +66,11 @@ class Opening:
         from ..sound import SoundBoard
         if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
             signal.signal(signal.SIGINT, signal.SIG_DFL)
-        pygame.init()
+        # what the window draws with; the voice opens the audio device itself, with the
+        # settings' `audio.device` (pygame.init() opened the default one first, and the
+        # voice's own opening then changed nothing: a club's chosen output was never used)
+        pygame.display.init()
+        pygame.font.init()
         width = 800 + (480 if self.kind == "sim" else 0)
         try:
             self.display = Display(pygame, (width, 480), getattr(self.args, "fullscreen", False),
