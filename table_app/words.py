@@ -67,6 +67,7 @@ class Catalogue:
 
 
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r"}
+_KEYWORDS = {"msgctxt", "msgid", "msgid_plural", "msgstr"}
 
 
 def _quoted(text: str, where: str) -> str:
@@ -74,7 +75,10 @@ def _quoted(text: str, where: str) -> str:
     text = text.strip()
     if len(text) < 2 or text[0] != '"' or text[-1] != '"':
         raise ValueError(f"{where}: a string in double quotes was expected: {text[:40]}")
-    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), text[1:-1])
+    text = text[1:-1]
+    if "\\" not in text:
+        return text
+    return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), text)
 
 
 def read_catalogue(path: Path) -> Catalogue:
@@ -103,9 +107,10 @@ def read_catalogue(path: Path) -> Catalogue:
             entries.append(Entry(fields.get("msgctxt"), fields["msgid"], string))
         fields.clear()
 
+    name = path.name
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         line = line.strip()
-        where = f"{path.name}, line {number}"
+        where = f"{name}, line {number}"
         if not line or line.startswith("#"):
             continue
         if line.startswith('"'):
@@ -114,7 +119,7 @@ def read_catalogue(path: Path) -> Catalogue:
             fields[last] += _quoted(line, where)
             continue
         keyword, _, rest = line.partition(" ")
-        if not re.fullmatch(r"msgctxt|msgid|msgid_plural|msgstr(\[\d+\])?", keyword):
+        if keyword not in _KEYWORDS and not re.fullmatch(r"msgstr\[\d+\]", keyword):
             raise ValueError(f"{where}: unknown keyword {keyword!r}")
         if keyword in ("msgctxt", "msgid") and any(k.startswith("msgstr") for k in fields):
             done()                        # the next entry begins
