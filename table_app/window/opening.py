@@ -69,10 +69,10 @@ class Opening:
         # what the window draws with; the voice opens the audio device itself, with the
         # settings' `audio.device` (pygame.init() opened the default one first, and the
         # voice's own opening then changed nothing: a club's chosen output was never used)
-        pygame.display.init()
         pygame.font.init()
         width = 800 + (480 if self.kind == "sim" else 0)
         try:
+            pygame.display.init()         # (a driver SDL does not have: a screen not found)
             self.display = Display(pygame, (width, 480), getattr(self.args, "fullscreen", False),
                                    pane=800 if self.kind == "sim" else None)
         except pygame.error as exc:
