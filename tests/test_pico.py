@@ -541,8 +541,9 @@ def test_a_fault_in_play_that_repeats_ends_in_safe_mode_with_its_reason(
             asked = subprocess.run([*(find_mpremote() or []), "connect", str(board.link),
                                     "resume", "exec", REASON_ASK], capture_output=True,
                                    text=True, timeout=120)
-            # (what mpremote said, and the emulator's last events: a once-seen failure
-            # here, not repeated in 17 runs, gave neither)
+            # (what mpremote said, and the emulator's last events: a failure here, seen
+            # once and not again in 9 runs of this test and 12 of this step alone, said
+            # neither)
             note = repr((asked.stdout, asked.stderr, asked.returncode, board.events[-8:],
                          os.path.exists(board.link)))
     finally:
