@@ -58,8 +58,8 @@ def setup_screen(pygame: Any, display: Any, area: Any, setup: Any,
     drawn = 0.0
     while not setup.done:
         # drawn after each event, and once a second as a clock is (the screen has nothing
-        # that moves by itself): drawn five times a second, it cost the Pi half as much
-        # again as a window that waits
+        # that moves by itself): drawn five times a second, it cost half as much CPU again
+        # as a window that waits (bench idle)
         if buttons is None or time.monotonic() - drawn >= 1.0:
             buttons = draw_setup(painter, area, setup)
             display.flip()
