@@ -78,27 +78,45 @@ def install_command(port: str, mpremote: list[str] | None = None,
     return cmd + ["+", "reset"]
 
 
-REASON_ASK = (f"import os; print('safe mode:', open({pl.SAFE_REASON_FILE!r}).read().strip()) "
-              f"if {pl.SAFE_REASON_FILE!r} in os.listdir() else print('no safe mode')")
+# typed at the board's REPL: the answer's words are split in the line, so that its echo
+# never reads as the answer
+REASON_ASK = (f"import os; print('safe' + ' mode:', open({pl.SAFE_REASON_FILE!r}).read().strip()"
+              f" if {pl.SAFE_REASON_FILE!r} in os.listdir() else '-', 'e' + 'nd')")
 
 
 def safe_mode_reason(port: str, timeout: float = 20.0) -> str | None:
-    """Why the controller on `port` is in safe mode, as it wrote it on its flash (read
-    through its REPL, which only a board in safe mode or a bare MicroPython offers); None
-    when it says none, or cannot be reached. The port must be free (the table stopped)."""
-    mpremote = find_mpremote()
-    if mpremote is None or not os.path.exists(port):
-        return None
+    """Why the controller on `port` is in safe mode, as it wrote it on its flash (asked at
+    its REPL, which only a board in safe mode or a bare MicroPython offers); None when it
+    says none, or does not answer within `timeout` seconds. The port must be free (the
+    table stopped).
+
+    Typed and read here, not through mpremote: a REPL still busy with what the table typed
+    it (its hello frames hold Ctrl-A, Ctrl-B and Ctrl-D, a soft reboot, at every frame)
+    answers mpremote's first questions with stale banners, and mpremote gives up ("could
+    not exec command"). The REPL reads in order, so the answer to this line comes after
+    all that. Ctrl-C and Ctrl-B go first: they leave a raw REPL or a half-typed line the old
+    bytes may have left behind."""
+    import serial
     try:
-        proc = subprocess.run([*mpremote, "connect", port, "resume", "exec", REASON_ASK],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                              timeout=timeout)
-    except (subprocess.TimeoutExpired, OSError):
-        return None                       # a running controller answers no REPL
-    for line in proc.stdout.splitlines():
-        if line.startswith("safe mode: "):
-            return line.removeprefix("safe mode: ").strip() or None
-    return None
+        ser = serial.Serial(port, 115200, timeout=0.1, exclusive=True)
+    except (serial.SerialException, OSError, ValueError):
+        return None
+    end = time.monotonic() + timeout
+    said = b""
+    try:
+        ser.write(b"\x03\x02" + REASON_ASK.encode() + b"\r")
+        while time.monotonic() < end:
+            said = (said + ser.read(256))[-1024:]
+            at = said.rfind(b"safe mode: ")
+            if at >= 0 and said.endswith(b" end\r\n>>> "):
+                reason = said[at:].removeprefix(b"safe mode: ").removesuffix(b" end\r\n>>> ")
+                text = reason.decode(errors="replace").strip()
+                return None if text in ("-", "") else text
+    except (serial.SerialException, OSError):
+        return None
+    finally:
+        ser.close()
+    return None              # a running controller answers no REPL
 
 
 MPY_ASK = "import sys; print('mpy', getattr(sys.implementation, '_mpy', 0))"
