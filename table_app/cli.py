@@ -11,66 +11,16 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .paths import note_failed_start, take_failed_starts
-from .rules import (
-    BUILTIN_FORMATS,
-    Format,
-    RulesError,
-    ScriptError,
-    find_format,
-    formats_beside,
-    load_format,
-    run_script,
-)
-from .rules import effects as E
-from .rules.bots import POLICIES
-from .rules.narrate import describe
-from .rules.script import Replay
+
+# (the formats alone: the engine and the scripts are imported by the commands that play,
+# so the table's start to its setup screen does not wait for them)
+from .rules import BUILTIN_FORMATS, Format, RulesError, find_format, formats_beside, load_format
 from .settings import BACKENDS as PAD_BACKENDS
 from .words import LANGS
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")      # no banner before our words
 # gpiozero says so when it falls back off a Pi; the table says what it means, once
 warnings.filterwarnings("ignore", module="gpiozero")
-
-
-def narrate(replay: Replay) -> list[str]:
-    """The host's narration of a replayed game, each night's choices under their window."""
-    game = replay.game
-    lines = [f"{game.fmt.title}, {game.n} players."]
-    roles = game.roles
-    lines.append("Deal: " + ", ".join(f"{s}={roles[s] or '?'}" for s in range(1, game.n + 1)))
-    flat = [fx for _, _, effects in replay.steps for fx in effects]
-    night: list[E.Effect] | None = None
-    for fx in flat + [None]:
-        if night is not None and (fx is None or isinstance(fx, E.PhaseBegins)):
-            lines += _night_lines(night)
-            night = None
-        if fx is None:
-            break
-        if isinstance(fx, E.PhaseBegins) and fx.phase == "night":
-            night = []
-        if night is not None:
-            night.append(fx)
-        elif (text := describe(fx)) is not None:
-            lines.append(text)
-    return lines
-
-
-def _night_lines(night: list[E.Effect]) -> list[str]:
-    """A night in window order: each window, then what it chose, then the dawn."""
-    chosen = [fx for fx in night if isinstance(fx, (E.Decided, E.CheckResult))]
-    out = [describe(night[0]) or ""]
-    rest: list[E.Effect] = []
-    for fx in night[1:]:
-        if isinstance(fx, E.Wake):
-            out.append(describe(fx) or "")
-            for c in chosen:
-                key = c.decision if isinstance(c, E.Decided) else c.by
-                if key in fx.decisions:
-                    out.append(describe(c) or "")
-        elif not isinstance(fx, (E.Decided, E.CheckResult, E.Sleep)):
-            rest.append(fx)
-    return out + [t for fx in rest if (t := describe(fx))]
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -80,6 +30,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except (OSError, UnicodeDecodeError) as exc:
         print(f"table-app: cannot read {args.file}: {exc}", file=sys.stderr)
         return 2
+    from .rules.narrate import narrate
+    from .rules.script import ScriptError, run_script
     try:
         replay = run_script(text, formats_beside(Path(args.file).parent))
     except ScriptError as exc:
@@ -301,7 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--players", type=int)
     s.add_argument("--games", type=int, default=1000)
     s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--policy", choices=POLICIES, default="random",
+    s.add_argument("--policy", choices=("random", "informed"), default="random",
                    help="random legal actions, or bots that act on what their side knows")
     s.add_argument("--progress", action="store_true", help="show the progress bar")
     s.add_argument("--jobs", type=int, default=None,

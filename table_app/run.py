@@ -9,16 +9,17 @@ import queue
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .clock import Clock, FakeClock
 from .pads import FakePads, GrammarConfig
 from .paths import state_dir, write_private
 from .sound.catalogue import text
 from .table.app import TableApp
-from .table.bots import TableBots
 from .table.config import Host, Input
-from .table.core import Table
+
+if TYPE_CHECKING:
+    from .table.core import Table
 
 DEFAULT_JOURNAL = state_dir() / "game.journal"
 
@@ -93,7 +94,7 @@ def record(args: Any, app: TableApp, names: Any) -> Any:
 
 def tell(notices: list[tuple[str, str]]) -> None:
     """What the host must know about how the table opened, on stderr (the system's log)."""
-    from .screen.model import t
+    from .words import t
     for key, detail in notices:
         print(f"table-app: {t(key, 'en')} ({detail})", file=sys.stderr)
 
@@ -119,6 +120,7 @@ def demo(args: Any) -> int:
     pads.clock = app.clock                   # pads stamp edges with the game's clock
     if app.resumed:
         print(f"(resumed from {journal}, {len(app.entries)} inputs)")
+    from .table.bots import TableBots
     bots = TableBots(pads, table.cfg.seed)
     if args.fast:
         from .table.virtual import run_virtual

@@ -10,9 +10,10 @@ import pygame
 import pytest
 from drawn import text_args
 
-from table_app.screen import Names, Screen, host_view, public_state
 from table_app.screen.host import draw_host
+from table_app.screen.model import Names, host_view, public_state
 from table_app.screen.paint import SIZE, Painter
+from table_app.screen.render import Screen
 from table_app.screen.setup import Setup, draw_setup, handle
 from table_app.screen.tableview import draw_public
 from table_app.table.virtual import run_virtual, virtual_table
@@ -373,7 +374,7 @@ def test_nothing_stale_stays_up_and_the_next_game_is_one_tap(tmp_path: Path) -> 
     # finding 8: a day's vote totals stayed up through the later nights onto the end screen;
     # "Nominated: 4, 6" stayed after the vote; the next game asked again on a button that
     # appeared elsewhere, and the same button tapped again did nothing
-    from table_app.screen import Totals
+    from table_app.screen.model import Totals
     app, bots, clock, _ = virtual_table(tmp_path / "j", seed=14, fmt_id="classic",
                                         players=11)
     totals = Totals()
@@ -991,7 +992,7 @@ def test_a_ballot_nobody_voted_in_says_and_shows_that_nobody_leaves(tmp_path: Pa
                                                                     lang: str) -> None:
     # a new host's city vote in which nobody pressed: nothing was said and nothing shown,
     # the screens went from the ballot to the night as if it had not happened
-    from table_app.screen import Totals
+    from table_app.screen.model import Totals
     from table_app.table.virtual import Recorder
     from table_app.words import t
     voice = Recorder()
@@ -1089,7 +1090,7 @@ def test_a_game_that_ends_while_paused_shows_its_winner_not_pause(tmp_path: Path
 def test_a_ballot_reopened_by_undo_shows_no_earlier_result_beside_it(tmp_path: Path) -> None:
     """Trial 18: an Enter too many closed a city ballot ("nobody voted: nobody leaves"); Undo
     opened it again, and that result stayed beside it while the table voted."""
-    from table_app.screen import Totals
+    from table_app.screen.model import Totals
     from table_app.table.config import Host
     from table_app.words import t
     app, bots, clock, _ = virtual_table(tmp_path / "j", seed=3, fmt_id="city", players=9,
@@ -1736,7 +1737,7 @@ def test_the_simulators_pane_rings_the_seat_whose_turn_it_is(tmp_path: Path) -> 
     that seat as the screens do (a public cue: the voice calls the turns)."""
     from firmware_bridge.ringdraw import MAX_SEATS
     from table_app.pads.sim import TURN, SimPads
-    from table_app.screen import Totals
+    from table_app.screen.model import Totals
     from table_app.table.host import HostKeys
     from table_app.window.table import TableWindow
     pygame.display.init()

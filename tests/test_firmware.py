@@ -604,7 +604,8 @@ def test_no_controller_at_all_is_reported_and_pauses_the_table() -> None:
     """Serial pads with nothing plugged in: the table hears it at once, once, and pauses."""
     from table_app.pads import PadPanel
     from table_app.rules import find_format
-    from table_app.table import Table, TableConfig
+    from table_app.table import TableConfig
+    from table_app.table.core import Table
     from table_app.table.virtual import Recorder
 
     q: queue.Queue[object] = queue.Queue()

@@ -11,8 +11,9 @@ import pytest
 
 from table_app.pads.rings import Dark
 from table_app.rules import deal_from_seed
-from table_app.screen import Names, Screen, host_view
+from table_app.screen.model import Names, host_view
 from table_app.screen.paint import SIZE
+from table_app.screen.render import Screen
 from table_app.table import Tick
 from table_app.table.virtual import run_virtual, virtual_table
 

@@ -226,3 +226,38 @@ def test_no_module_is_long_without_a_reason() -> None:
     assert long <= set(LONG_ONES), sorted(long - set(LONG_ONES))
     stale = {f for f in LONG_ONES if lengths.get(f, 0) <= LONG}
     assert not stale, f"no longer long, take them off LONG_ONES: {sorted(stale)}"
+
+
+#: what a game needs and the setup screen does not: the engine, the scripts, the table, the
+#: host's view of a game
+GAME_ONLY = ("table_app.rules.engine", "table_app.rules.script", "table_app.table.core",
+             "table_app.screen.model")
+
+
+def test_the_table_reaches_its_setup_screen_without_the_engine(tmp_path: Path) -> None:
+    """#51: the start to READY was 1.50x a bare pygame window's; a tenth of it was the
+    engine, the table and the host's game view, which the setup screen never uses (they
+    come when a game starts). The real start, to its READY, reports what it imported."""
+    import os
+    import subprocess
+    import sys
+    probe = (
+        "import os, sys\n"
+        "import table_app.systemd as sd\n"
+        "def notify(state):\n"
+        "    if state.startswith('READY=1'):\n"
+        "        print(' '.join(sorted(sys.modules)), flush=True)\n"
+        "        os._exit(0)\n"
+        "    return False\n"
+        "sd.notify = notify\n"
+        "from table_app.cli import main\n"
+        f"main(['--silent', '--journal', {str(tmp_path / 'j')!r}])\n")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "TABLE_APP_PADS": "sim", "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_STATE_HOME": str(tmp_path / "state"), "HOME": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    imported = set(proc.stdout.split())
+    assert "table_app.screen.setup" in imported and "pygame" in imported
+    assert not imported & set(GAME_ONLY), sorted(imported & set(GAME_ONLY))

@@ -14,10 +14,10 @@ import pytest
 from drawn import text_args
 
 from table_app.rules.roles import DECISIONS, ROLES
-from table_app.screen import Names, Screen, Totals, host_view, public_state
 from table_app.screen.labels import seat_xy
-from table_app.screen.model import texts
+from table_app.screen.model import Names, Totals, host_view, public_state, texts
 from table_app.screen.paint import BLUE, SIZE
+from table_app.screen.render import Screen
 from table_app.table.virtual import run_virtual, virtual_table
 from table_app.words import LANGS
 

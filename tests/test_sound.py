@@ -277,7 +277,7 @@ def test_each_ballot_says_where_a_vote_not_cast_goes(tmp_path: Path, lang: str) 
     among nominees count a vote not cast for the last nominee (yakuza, classic), each ballot
     window, the vote and the revote, says so in the voice, naming the seat the screens show;
     the city's open vote for any seat (a vote not cast goes nowhere) never says it."""
-    from table_app.screen import public_state
+    from table_app.screen.model import public_state
     from table_app.sound.catalogue import text
     from table_app.table.virtual import Recorder, run_virtual, virtual_table
     for fmt, players in (("yakuza", 12), ("classic", 11), ("city", 12)):

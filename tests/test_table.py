@@ -209,7 +209,7 @@ def test_host_foul_disqualify_undo_and_act_for_a_seat(tmp_path: Path) -> None:
     assert f"nominate {speaker} {target}" in app.table.game_script()
     # the host sees that it was taken (the sixth host's trial: the prompt vanished, no
     # sign), in his language, naming neither the seat nor its choice
-    from table_app.screen import host_view
+    from table_app.screen.model import host_view
     from table_app.words import note_text
     notes = host_view(app.table).notes
     assert note_text("act_done", (), "en") == "act for: done" and "act for: done" in notes
@@ -525,7 +525,7 @@ def test_a_skip_is_undone_while_nothing_came_after_it(tmp_path: Path) -> None:
 def test_one_seat_that_never_looked_is_said_as_one(tmp_path: Path) -> None:
     # the seventh host's trial: "Места 1 так и не посмотрели свою роль" (a plural verb for
     # one seat): a seat alone has a sentence of its own, in every language
-    from table_app.screen import host_view
+    from table_app.screen.model import host_view
     from table_app.words import note_text
     app, bots, clock, pads = virtual_table(tmp_path / "j", seed=9, lang="ru")
     table = app.table

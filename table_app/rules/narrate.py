@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import effects as E
+
+if TYPE_CHECKING:
+    from .script import Replay
 
 BY = {
     "mafia": "killed by the Mafia", "yakuza": "shot by the Yakuza",
@@ -70,3 +75,43 @@ def describe(fx: E.Effect) -> str | None:
     if isinstance(fx, E.GameOver):
         return WINNER.get(fx.winner, f"{fx.winner} wins.")
     return None
+
+
+def narrate(replay: Replay) -> list[str]:
+    """The host's narration of a replayed game, each night's choices under their window."""
+    game = replay.game
+    lines = [f"{game.fmt.title}, {game.n} players."]
+    roles = game.roles
+    lines.append("Deal: " + ", ".join(f"{s}={roles[s] or '?'}" for s in range(1, game.n + 1)))
+    flat = [fx for _, _, effects in replay.steps for fx in effects]
+    night: list[E.Effect] | None = None
+    for fx in flat + [None]:
+        if night is not None and (fx is None or isinstance(fx, E.PhaseBegins)):
+            lines += _night_lines(night)
+            night = None
+        if fx is None:
+            break
+        if isinstance(fx, E.PhaseBegins) and fx.phase == "night":
+            night = []
+        if night is not None:
+            night.append(fx)
+        elif (text := describe(fx)) is not None:
+            lines.append(text)
+    return lines
+
+
+def _night_lines(night: list[E.Effect]) -> list[str]:
+    """A night in window order: each window, then what it chose, then the dawn."""
+    chosen = [fx for fx in night if isinstance(fx, (E.Decided, E.CheckResult))]
+    out = [describe(night[0]) or ""]
+    rest: list[E.Effect] = []
+    for fx in night[1:]:
+        if isinstance(fx, E.Wake):
+            out.append(describe(fx) or "")
+            for c in chosen:
+                key = c.decision if isinstance(c, E.Decided) else c.by
+                if key in fx.decisions:
+                    out.append(describe(c) or "")
+        elif not isinstance(fx, (E.Decided, E.CheckResult, E.Sleep)):
+            rest.append(fx)
+    return out + [t for fx in rest if (t := describe(fx))]

@@ -1,6 +1,6 @@
-"""The host's screen and the public view (pygame), as views of the table's state."""
+"""The host's screen and the public view (pygame), as views of the table's state: the setup
+screen (`setup`), a game's host screen (`model`, the view; `render`, its drawing) and the
+public view (`public`).
 
-from .model import HostView, Names, PublicState, Totals, host_view, public_state
-from .render import Screen
-
-__all__ = ["HostView", "Names", "PublicState", "Screen", "Totals", "host_view", "public_state"]
+Nothing is imported here: the setup screen, shown first, needs none of a game's views (they
+import the table and its engine), and the table starts sooner without them."""

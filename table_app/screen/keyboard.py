@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from ..limits import NAME_LIMIT
-from ..words import language
-from .model import t
+from ..words import language, t
 from .paint import AMBER, BG, DIM, SIZE, Button, Painter, button
 
 

@@ -11,9 +11,8 @@ from typing import Any
 from .. import limits
 from ..paths import config_dir, write_private
 from ..rules import BUILTIN_FORMATS, Format, find_format
-from ..words import LANGS, known, language
+from ..words import LANGS, known, language, t
 from .keyboard import KEYS_TOP, draw_keyboard
-from .model import t
 from .names import capitals, clean_name, name_lines
 from .paint import AMBER, BG, BUTTON, DIM, SIZE, TEXT, Button, Painter, button
 

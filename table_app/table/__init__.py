@@ -1,8 +1,10 @@
-"""The table: the loop that runs a whole game from the pads, the clock and the host."""
+"""The table: the loop that runs a whole game from the pads, the clock and the host.
 
-from .app import TableApp
+The table itself (`core.Table`) and its app (`app.TableApp`) are imported from their modules
+when a game needs them: they import the engine, which the setup screen, shown first, does
+not need."""
+
 from .config import Host, TableConfig, Tick
-from .core import Table
 from .journal import Journal
 
-__all__ = ["Host", "Journal", "Table", "TableApp", "TableConfig", "Tick"]
+__all__ = ["Host", "Journal", "TableConfig", "Tick"]

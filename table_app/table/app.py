@@ -12,7 +12,7 @@ import queue
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..clock import Clock
 from ..pads import GrammarConfig, PadBackend, PadPanel
@@ -20,8 +20,10 @@ from ..pads.events import PadLevel, PadLink
 from ..rules import Format, find_format, load_format
 from ..sound.catalogue import LANGS
 from .config import Host, Input, TableConfig, Tick, Voice, new_seed
-from .core import Table
 from .journal import Journal, JournalFull, JournalUnreadable, decode, encode, set_aside
+
+if TYPE_CHECKING:
+    from .core import Table
 
 DEALS = ("app", "cards")
 #: Host commands that `undo` can take back.
@@ -261,6 +263,9 @@ class TableApp:
             cfg.night_cap, cfg.day_cap = float(caps[0]), float(caps[1])
         panel = PadPanel(self.backend, self.grammar)
         self.gate.set_lang(cfg.lang)          # the voice speaks the game's language
+        # (the table, and the engine with it, first imported here: a start to the setup
+        # screen does not wait for them)
+        from .core import Table
         return Table(cfg, panel, self.gate)
 
     def _rebuild(self) -> None:

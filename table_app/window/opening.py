@@ -9,7 +9,7 @@ import queue
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from firmware_bridge.ringdraw import MAX_SEATS
 
@@ -21,9 +21,11 @@ from ..run import DEFAULT_JOURNAL, Captions, caps, host_language, record, tell
 from ..sound.player import quiet_alsa
 from ..table.app import TableApp
 from ..table.config import Input
-from ..table.core import Table
 from ..table.journal import JournalFull
 from . import loops
+
+if TYPE_CHECKING:
+    from ..table.core import Table
 
 
 class Opening:

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..table.config import Host
-from ..table.core import Table
 from . import loops
 from .opening import Opening
+
+if TYPE_CHECKING:
+    from ..table.core import Table
 
 
 class TableWindow(Opening):
@@ -20,8 +22,9 @@ class TableWindow(Opening):
     # -- the loop ------------------------------------------------------------------------
     def run(self, table: Table) -> None:
         """The games, till the window is closed (or Ctrl-C)."""
-        from ..screen import Screen, Totals
+        from ..screen.model import Totals
         from ..screen.public import PublicWindow
+        from ..screen.render import Screen
         from ..systemd import notify
         from ..table.host import HostKeys
         app, pygame = self.app, self.pygame
@@ -167,7 +170,7 @@ class TableWindow(Opening):
         return True
 
     def _draw(self) -> None:
-        from ..screen import Names, host_view
+        from ..screen.model import Names, host_view
         from ..screen.tableview import clock_line
         app = self.app
         assert app is not None
