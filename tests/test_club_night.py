@@ -1768,3 +1768,34 @@ def test_the_simulator_names_each_key_of_a_small_table() -> None:
     from table_app.pads.sim import key_names
     assert [key_names(0, n) for n in (4, 9, 10, 11, 12)] == [
         "1-4", "1-9", "1-9, 0", "1-9, 0, -", "1-9, 0, -, ="]
+
+
+def test_a_game_left_for_the_setup_screen_takes_its_clock_off_the_simulator(
+        tmp_path: Path) -> None:
+    """A trial's host left a game at night for the setup screen: the pad simulator kept
+    "Night 2 0:09" in its middle, through the table's check and on the setup screen. The
+    setup screen clears the game's clock and its speaker from the simulator."""
+    import os
+    import subprocess
+    import sys
+    code = (
+        "import argparse, pygame\n"
+        "from table_app.window.opening import Opening\n"
+        "a = argparse.Namespace(journal=None, pads='sim', lang='ru', volume=0.9,\n"
+        "    voice_pack=None, silent=True, audio_device='', players=10, buttons=None,\n"
+        "    rotation=None, rings=None, fullscreen=False, format_file=None)\n"
+        "w = Opening(a)\n"
+        "w.open()\n"
+        "w.pads.status, w.pads.turn = 'Night 2 0:09', 3     # as the game's loop left them\n"
+        "pygame.event.post(pygame.event.Event(pygame.QUIT))   # the setup screen, closed\n"
+        "assert w.choose(('classic', 10, 'ru', 'app'), []) is None\n"
+        "print(w.pads.turn, '|'.join(s for s, _ in w.pads.texts()))\n"
+        "w.pads.close()\n")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1", "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_STATE_HOME": str(tmp_path / "state")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    turn, said = out.stdout.strip().split(" ", 1)
+    assert turn == "0" and "Night 2" not in said and said, out.stdout

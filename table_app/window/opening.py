@@ -153,6 +153,10 @@ class Opening:
         while True:
             if self.kind == "sim":
                 self.pads.lang = t0[2]
+                # the last game's clock and speaker leave with it (a trial's host left a
+                # game at night and its "Night 2 0:09" stayed on the simulator, through the
+                # table's check and on the setup screen)
+                self.pads.status, self.pads.turn = "", 0
                 self.pads.draw()
             house, bad = self._club_formats()
             if t0[0] not in BUILTIN_FORMATS and t0[0] not in house:
