@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
@@ -1799,3 +1800,52 @@ def test_a_game_left_for_the_setup_screen_takes_its_clock_off_the_simulator(
     assert out.returncode == 0, out.stderr
     turn, said = out.stdout.strip().split(" ", 1)
     assert turn == "0" and "Night 2" not in said and said, out.stdout
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_check_fits_the_column_beside_the_simulator(lang: str) -> None:
+    """A trial's host, at the simulator's pane (Tab) to press its pads during the table's
+    check, read its prompt cut mid-word ("пку этого пульта") and never saw Skip: only the
+    host screen's right column (x 480-800) is in sight beside the simulator on a 7-inch
+    panel. The check is drawn there then: every text and button inside it, none cut."""
+    from firmware_bridge.ringdraw import MAX_SEATS
+    from table_app.check import SelfTest
+    from table_app.clock import FakeClock
+    from table_app.pads.sim import SimPads
+    from table_app.screen.checkscreen import CheckScreen
+    from table_app.table.virtual import Recorder
+    surf = _surface()
+    clock = FakeClock()
+    pads = SimPads(MAX_SEATS, lambda ev: None, clock, size=(480, 480),
+                   surface=pygame.Surface((480, 480)))
+    pads.set_table(10)
+    test = SelfTest(pads, wait=30.0, seats=10)
+    screen = CheckScreen(test, Recorder(), lang)
+    p = Painter(keep=True)
+    boxes: list[tuple[str, pygame.Rect]] = []
+    text = p.text
+
+    def drawn(*args: Any, **kw: Any) -> pygame.Rect:
+        rect = text(*args, **kw)
+        boxes.append((args[1], pygame.Rect(rect)))
+        return rect
+    p.text = drawn                                      # type: ignore[method-assign]
+    test.start(clock.now())
+    stages = []
+    while not test.done:
+        screen.update()
+        boxes.clear()
+        buttons = screen.draw(p, surf, clock.now(), left=480)
+        stages.append(test.stage)
+        assert {("skip",), ("cancel",)} == {b.cmd for b in buttons}
+        shown = boxes + [("button", pygame.Rect(b.rect)) for b in buttons]
+        assert all(r.left >= 480 and r.right <= 800 for _, r in shown), shown
+        assert any(s.startswith(("1 /", "2 /")) or "/ 10" in s for s, _ in boxes), boxes
+        skip = next(b for b in buttons if b.cmd == ("skip",))
+        screen.touch((skip.rect[0] + 5, skip.rect[1] + 5), buttons, clock.now())
+    screen.update()
+    boxes.clear()
+    buttons = screen.draw(p, surf, clock.now(), left=480)
+    assert all(r.left >= 480 and r.right <= 800 for _, r in boxes), boxes
+    assert {"order"} <= set(stages)
+    assert p.overflows == [] and p.shrunk == [], (p.overflows, p.shrunk)

@@ -58,34 +58,47 @@ class CheckScreen:
                 out.append((t(key, self.lang).format(**dict(fields)), DIM))
         return out
 
-    def draw(self, p: Painter, surf: Any, now: float | None = None) -> list[Button]:
+    def draw(self, p: Painter, surf: Any, now: float | None = None,
+             left: int = 0) -> list[Button]:
+        """The prompt (or the report) and its buttons, within the host's screen from x
+        `left` on: with the simulator's pane shown beside it on a 7-inch panel only its
+        right column is in sight (a trial's host, at the simulator to press its pads, read
+        the prompt cut mid-word and never saw Skip)."""
         surf.fill(BG)
         lang = self.lang
-        w = SIZE[0] - 48
-        p.text(surf, t("check_title", lang), (24, 16), 26, TEXT, True, width=w)
+        x = left + 24
+        w = SIZE[0] - left - 48
+        narrow = w < 600
+        p.text(surf, t("check_title", lang), (x, 16), 26, TEXT, True, width=w)
         buttons: list[Button] = []
         bottom = (SIZE[1] - 60, 50)
         if self.report is None:
             key, fields = self.test.prompt_note()
+            y = 90
             if key:
                 text = t(key, lang).format(**dict(fields))
-                for i, row in enumerate(wrap(p, text, 24, w, True)[:3]):
-                    p.text(surf, row, (24, 90 + 34 * i), 24, AMBER, True, width=w)
+                for row in wrap(p, text, 24, w, True)[:6 if narrow else 3]:
+                    p.text(surf, row, (x, y), 24, AMBER, True, width=w)
+                    y += 34
             stage = {"order": (self.test.seat, "check_order"),
                      "press": (self.test.ring, "check_press"),
                      "turn": (self.test.ring, "check_turn")}.get(self.test.stage)
+            y = max(y + 14, 210)
             if stage is not None:
-                p.text(surf, f"{stage[0]} / {self.test.seats}", (24, 210), 20, DIM, width=w)
+                p.text(surf, f"{stage[0]} / {self.test.seats}", (x, y), 20, DIM, width=w)
             if now is not None and stage is not None:
                 # what happens while nobody presses: the host sees the seconds run
-                left = int(self.test.left(now) + 0.999)
-                p.text(surf, t("check_waiting", lang).format(s=left), (24, 244), 18, TEXT,
-                       width=w)
+                left_s = int(self.test.left(now) + 0.999)
+                waiting = t("check_waiting", lang).format(s=left_s)
+                for i, row in enumerate(wrap(p, waiting, 18, w)[:3]):
+                    p.text(surf, row, (x, y + 34 + 24 * i), 18, TEXT, width=w)
             # a way out, and a way on, at every prompt (a seat without a pad waited 30 s)
-            buttons.append(button(p, surf, (24, bottom[0], 260, bottom[1]), ("skip",),
-                                   t("check_skip", lang)))
-            buttons.append(button(p, surf, (SIZE[0] - 224, bottom[0], 200, bottom[1]),
-                                   ("cancel",), t("cancel", lang)))
+            half = (w - 8) // 2
+            skip = (x, bottom[0], half, bottom[1]) if narrow else (24, bottom[0], 260, bottom[1])
+            cancel = (x + w - half, bottom[0], half, bottom[1]) if narrow else \
+                (SIZE[0] - 224, bottom[0], 200, bottom[1])
+            buttons.append(button(p, surf, skip, ("skip",), t("check_skip", lang)))
+            buttons.append(button(p, surf, cancel, ("cancel",), t("cancel", lang)))
             return buttons
         y = 64
         top = SIZE[1] - 66                      # the Done button's row
@@ -95,7 +108,7 @@ class CheckScreen:
         for row, colour in head:
             if y + 19 > top:
                 break
-            p.text(surf, row, (24, y), 15, colour, width=w)
+            p.text(surf, row, (x, y), 15, colour, width=w)
             y += 19
         # the seats' buttons and rings in columns (three, or two where the lines are long:
         # 30 seats in ten or fifteen rows)
@@ -108,7 +121,7 @@ class CheckScreen:
         shown = seats[:rows * cols]
         for i, (text, colour) in enumerate(shown):
             c, r = divmod(i, max(1, rows)) if rows else (0, 0)
-            p.text(surf, text, (24 + c * cw, y + 18 * r), 14, colour, width=cw - 8)
+            p.text(surf, text, (x + c * cw, y + 18 * r), 14, colour, width=cw - 8)
         buttons.append(button(p, surf, (SIZE[0] - 224, bottom[0], 200, bottom[1]), ("done",),
                                t("done", lang)))
         return buttons

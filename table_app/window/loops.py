@@ -142,7 +142,9 @@ def check_round(pygame: Any, display: Any, area: Any, pads: Any, kind: str,
     from ..pads.events import PadEdge
     now = pads.clock.now()
     screen.update()
-    buttons = screen.draw(painter, area, now)
+    # (with the simulator's pane in sight, only the host screen's right column is: the
+    # check is drawn there)
+    buttons = screen.draw(painter, area, now, min(display.pan, 480))
     if kind == "sim":
         pads.draw()
     display.flip()
