@@ -1849,3 +1849,43 @@ def test_the_check_fits_the_column_beside_the_simulator(lang: str) -> None:
     assert all(r.left >= 480 and r.right <= 800 for _, r in boxes), boxes
     assert {"order"} <= set(stages)
     assert p.overflows == [] and p.shrunk == [], (p.overflows, p.shrunk)
+
+
+def test_the_simulator_speaks_the_language_chosen_for_the_table_s_check(
+        tmp_path: Path) -> None:
+    """The language changed on the setup screen, then Check the table: the simulator's
+    line of keys stayed in the language the setup screen opened with (English beside a
+    Georgian check)."""
+    import os
+    import subprocess
+    import sys
+    code = (
+        "import argparse, pygame\n"
+        "from table_app.window import loops\n"
+        "from table_app.window.opening import Opening\n"
+        "a = argparse.Namespace(journal=None, pads='sim', lang='en', volume=0.9,\n"
+        "    voice_pack=None, silent=True, audio_device='', players=10, buttons=None,\n"
+        "    rotation=None, rings=None, fullscreen=False, format_file=None)\n"
+        "w = Opening(a)\n"
+        "w.open()\n"
+        "def tap(x, y):\n"
+        "    x, y = x + w.display.offset[0], y + w.display.offset[1]\n"
+        "    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):\n"
+        "        pygame.event.post(pygame.event.Event(kind, pos=(x, y), button=1))\n"
+        "tap(315, 186)                 # Language: English, then the next\n"
+        "tap(340, 435)                 # Check the table\n"
+        "def check(*args, **kw):       # what the simulator says as the check opens\n"
+        "    print(w.pads.lang, '|'.join(s for s, _ in w.pads.texts()))\n"
+        "    return False              # (the window closed)\n"
+        "loops.check_screen = check\n"
+        "assert w.choose(('classic', 10, 'en', 'app'), []) is None\n"
+        "w.pads.close()\n")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1", "XDG_CONFIG_HOME": str(tmp_path / "config"),
+           "XDG_STATE_HOME": str(tmp_path / "state")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120, env=env, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    from table_app.words import t
+    lang, said = out.stdout.strip().split(" ", 1)
+    assert lang == "uz" and t("sim_keys", "uz").split("{")[0] in said, out.stdout

@@ -177,6 +177,8 @@ class Opening:
             if setup is None or not setup.check:
                 return setup
             t0, notices = (setup.fmt, setup.players, setup.lang, setup.deal), []
+            if self.kind == "sim":
+                self.pads.lang = setup.lang      # (its keys' line said them in the last one)
             if hasattr(self.voice, "set_lang"):
                 self.voice.set_lang(setup.lang)
             found = loops.check_screen(self.pygame, self.display, self.host_area, self.pads,
