@@ -1771,35 +1771,48 @@ def test_the_simulator_names_each_key_of_a_small_table() -> None:
         "1-4", "1-9", "1-9, 0", "1-9, 0, -", "1-9, 0, -, ="]
 
 
-def test_a_game_left_for_the_setup_screen_takes_its_clock_off_the_simulator(
-        tmp_path: Path) -> None:
-    """A trial's host left a game at night for the setup screen: the pad simulator kept
-    "Night 2 0:09" in its middle, through the table's check and on the setup screen. The
-    setup screen clears the game's clock and its speaker from the simulator."""
+def _at_the_window(tmp_path: Path, lang: str, then: str) -> str:
+    """Run `then` after the real window has opened (`w`, an Opening, with the simulated
+    pads, `lang` its language), in a process of its own; what it printed."""
     import os
     import subprocess
     import sys
     code = (
         "import argparse, pygame\n"
+        "from table_app.window import loops\n"
         "from table_app.window.opening import Opening\n"
-        "a = argparse.Namespace(journal=None, pads='sim', lang='ru', volume=0.9,\n"
+        f"a = argparse.Namespace(journal=None, pads='sim', lang={lang!r}, volume=0.9,\n"
         "    voice_pack=None, silent=True, audio_device='', players=10, buttons=None,\n"
         "    rotation=None, rings=None, fullscreen=False, format_file=None)\n"
         "w = Opening(a)\n"
         "w.open()\n"
-        "w.pads.status, w.pads.turn = 'Night 2 0:09', 3     # as the game's loop left them\n"
-        "pygame.event.post(pygame.event.Event(pygame.QUIT))   # the setup screen, closed\n"
-        "assert w.choose(('classic', 10, 'ru', 'app'), []) is None\n"
-        "print(w.pads.turn, '|'.join(s for s, _ in w.pads.texts()))\n"
-        "w.pads.close()\n")
+        "def tap(x, y):\n"
+        "    x, y = x + w.display.offset[0], y + w.display.offset[1]\n"
+        "    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):\n"
+        "        pygame.event.post(pygame.event.Event(kind, pos=(x, y), button=1))\n"
+        + then + "w.pads.close()\n")
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
            "PYGAME_HIDE_SUPPORT_PROMPT": "1", "XDG_CONFIG_HOME": str(tmp_path / "config"),
            "XDG_STATE_HOME": str(tmp_path / "state")}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120, env=env, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    turn, said = out.stdout.strip().split(" ", 1)
-    assert turn == "0" and "Night 2" not in said and said, out.stdout
+    return out.stdout.strip()
+
+
+def test_a_game_left_for_the_setup_screen_takes_its_clock_off_the_simulator(
+        tmp_path: Path) -> None:
+    """A trial's host left a game at night for the setup screen: the pad simulator kept
+    "Night 2 0:09" in its middle, through the table's check and on the setup screen. The
+    setup screen clears the game's clock and its speaker from the simulator."""
+    out = _at_the_window(tmp_path, "ru", (
+        "w.pads.status, w.pads.turn = 'Night 2 0:09', 3     # as the game's loop left them\n"
+        "pygame.event.post(pygame.event.Event(pygame.QUIT))   # the setup screen, closed\n"
+        "assert w.choose(('classic', 10, 'ru', 'app'), []) is None\n"
+        "print(w.pads.turn, '|'.join(s for s, _ in w.pads.texts()))\n"))
+    turn, said = out.split(" ", 1)
+    assert turn == "0" and "Night 2" not in said and said, out
+
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -1856,36 +1869,14 @@ def test_the_simulator_speaks_the_language_chosen_for_the_table_s_check(
     """The language changed on the setup screen, then Check the table: the simulator's
     line of keys stayed in the language the setup screen opened with (English beside a
     Georgian check)."""
-    import os
-    import subprocess
-    import sys
-    code = (
-        "import argparse, pygame\n"
-        "from table_app.window import loops\n"
-        "from table_app.window.opening import Opening\n"
-        "a = argparse.Namespace(journal=None, pads='sim', lang='en', volume=0.9,\n"
-        "    voice_pack=None, silent=True, audio_device='', players=10, buttons=None,\n"
-        "    rotation=None, rings=None, fullscreen=False, format_file=None)\n"
-        "w = Opening(a)\n"
-        "w.open()\n"
-        "def tap(x, y):\n"
-        "    x, y = x + w.display.offset[0], y + w.display.offset[1]\n"
-        "    for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):\n"
-        "        pygame.event.post(pygame.event.Event(kind, pos=(x, y), button=1))\n"
+    from table_app.words import t
+    out = _at_the_window(tmp_path, "en", (
         "tap(315, 186)                 # Language: English, then the next\n"
         "tap(340, 435)                 # Check the table\n"
         "def check(*args, **kw):       # what the simulator says as the check opens\n"
         "    print(w.pads.lang, '|'.join(s for s, _ in w.pads.texts()))\n"
         "    return False              # (the window closed)\n"
         "loops.check_screen = check\n"
-        "assert w.choose(('classic', 10, 'en', 'app'), []) is None\n"
-        "w.pads.close()\n")
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
-           "PYGAME_HIDE_SUPPORT_PROMPT": "1", "XDG_CONFIG_HOME": str(tmp_path / "config"),
-           "XDG_STATE_HOME": str(tmp_path / "state")}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=120, env=env, cwd=tmp_path)
-    assert out.returncode == 0, out.stderr
-    from table_app.words import t
-    lang, said = out.stdout.strip().split(" ", 1)
-    assert lang == "uz" and t("sim_keys", "uz").split("{")[0] in said, out.stdout
+        "assert w.choose(('classic', 10, 'en', 'app'), []) is None\n"))
+    lang, said = out.split(" ", 1)
+    assert lang == "uz" and t("sim_keys", "uz").split("{")[0] in said, out
